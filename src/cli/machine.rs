@@ -1,0 +1,81 @@
+//! `constree machine ...`: bare register machines.
+
+use super::Failure;
+use super::input::{print_json, read_json};
+use crate::machine::{Memory, Outcome};
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Subcommands of `constree machine`.
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Run a memory with `runFor` and print the result object
+    /// (`{"ok": Memory}` or `{"err": E, "wiped": Memory}`).
+    Run {
+        /// A Memory, or `{"speed": n, "memory": Memory}` (a machine.jsonl
+        /// line works; other fields are ignored); `-` reads standard input.
+        file: PathBuf,
+        /// Ticks to run (overrides the file's speed).
+        #[arg(long, allow_negative_numbers = true)]
+        speed: Option<i64>,
+    },
+}
+
+pub fn run(command: Command) -> Result<ExitCode, Failure> {
+    match command {
+        Command::Run { file, speed } => {
+            let MachineDocument { speed: file_speed, memory } = read_json(&file)?;
+            let speed = speed.or(file_speed).ok_or_else(|| {
+                Failure(format!("{}: no speed: give --speed or a \"speed\" field", file.display()))
+            })?;
+            print_json(&Outcome::of_run(speed, memory))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// A Memory, or an object with `memory` and optionally `speed`.
+struct MachineDocument {
+    speed: Option<i64>,
+    memory: Memory,
+}
+
+impl<'de> Deserialize<'de> for MachineDocument {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MachineDocumentVisitor)
+    }
+}
+
+struct MachineDocumentVisitor;
+
+impl<'de> Visitor<'de> for MachineDocumentVisitor {
+    type Value = MachineDocument;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a Memory (a list of registers) or an object with \"speed\" and \"memory\"")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<MachineDocument, A::Error> {
+        let memory = Memory::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(MachineDocument { speed: None, memory })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MachineDocument, A::Error> {
+        let mut speed = None;
+        let mut memory = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "speed" => speed = Some(map.next_value()?),
+                "memory" => memory = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        let memory = memory.ok_or_else(|| de::Error::missing_field("memory"))?;
+        Ok(MachineDocument { speed, memory })
+    }
+}

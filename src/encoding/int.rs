@@ -1,0 +1,76 @@
+//! `Int`: the report's bit-list encoding, with GHC's 64-bit arithmetic.
+//!
+//! A non-negative `n` is the list of its bits, least significant first, with
+//! no terminator and no trailing zero: `0` is `[]` (Nil), `6` is
+//! `[False, True, True]`. A negative `n` is `Cons NEG (encode (negate n))`
+//! where `NEG = Cons Nil (Cons Nil Nil)`, a tree that is not a Bool, so it can
+//! never be mistaken for a bit.
+//!
+//! Decoding follows the report's code exactly:
+//! * the tag may nest: `--5` decodes to `5` and `-0` to `0`;
+//! * trailing `False` bits are accepted;
+//! * the value is computed as GHC's `Int` would: bits at position 64 and above
+//!   vanish (2^64 wraps to 0) and `negate` wraps, so a long bit list or a huge
+//!   negation decodes to the same number the reference gets.
+//!
+//! One corner differs from the report, because the report never ends:
+//! `encode minBound` there is an infinite tree (`negate minBound == minBound`).
+//! constree encodes `i64::MIN` as the tag followed by the 64 bits of 2^63,
+//! which decodes back to `i64::MIN`.
+
+use super::{Decode, Encode};
+use crate::tree::Tree;
+
+/// The negative tag, `Cons Nil (Cons Nil Nil)`.
+pub fn negative_tag() -> Tree {
+    Tree::cons(Tree::NIL, Tree::unit())
+}
+
+fn is_negative_tag(t: &Tree) -> bool {
+    matches!(t.split(), Some((f, b)) if f.is_nil() && b.size() == 1)
+}
+
+/// The bit list of a magnitude, least significant bit first.
+pub fn encode_magnitude(mut n: u64) -> Tree {
+    let mut bits = Vec::with_capacity(64);
+    while n != 0 {
+        bits.push(n & 1 == 1);
+        n >>= 1;
+    }
+    Tree::list(bits.iter().map(Encode::encode))
+}
+
+impl Encode for i64 {
+    fn encode(&self) -> Tree {
+        let magnitude = encode_magnitude(self.unsigned_abs());
+        if *self < 0 { Tree::cons(negative_tag(), magnitude) } else { magnitude }
+    }
+}
+
+impl Decode for i64 {
+    fn decode(tree: &Tree) -> Option<Self> {
+        let mut negations = 0u32;
+        let mut t = tree;
+        while let Some((front, back)) = t.split() {
+            if !is_negative_tag(front) {
+                break;
+            }
+            negations ^= 1;
+            t = back;
+        }
+        let mut value: u64 = 0;
+        for (position, bit) in t.iter_list().enumerate() {
+            if bool::decode(bit)? && position < 64 {
+                value |= 1 << position;
+            }
+        }
+        let value = value as i64;
+        Some(if negations == 1 { value.wrapping_neg() } else { value })
+    }
+}
+
+impl Encode for usize {
+    fn encode(&self) -> Tree {
+        (*self as i64).encode()
+    }
+}

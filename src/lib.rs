@@ -1,0 +1,12 @@
+//! constree: a toolchain for Botworld robot programs.
+//!
+//! The engine is layered as in the report: [`tree`] (cons-trees) <-
+//! [`encoding`] (the Encodable/Decodable classes) <- [`machine`] (the register
+//! machine) <- [`world`] (robots, items, the step function, games, rendering).
+
+pub mod tree;
+pub mod encoding;
+pub mod machine;
+pub mod world;
+pub mod conformance;
+pub mod cli;

@@ -1,0 +1,124 @@
+//! The four instructions and their codec.
+//!
+//! `encode` gives `(tag, args)`: `Nilify t` is `(0, t)`, and the others are
+//! `(1, (a, b, c))`, `(2, ...)`, `(3, ...)` with the 3-tuple nested as
+//! `(a, (b, c))`. Decoding reads the tag as an `Int` (so non-canonical ints
+//! are accepted) and fails on any other tag.
+//!
+//! Decoding is the machine's hottest path, so each instruction node remembers
+//! its decoded value in its memo word (see [`Tree::memo`]): a loop decodes
+//! each of its instructions once, however many times it runs.
+
+use crate::encoding::{Decode, Encode};
+use crate::tree::Tree;
+use serde::{Deserialize, Serialize};
+
+/// An instruction of the constree language. Operands are register indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Instruction {
+    /// `Nilify tgt`: set register `tgt` to Nil.
+    Nilify(i64),
+    /// `Construct fnt bck tgt`: `tgt := Cons fnt bck`.
+    Construct(i64, i64, i64),
+    /// `Deconstruct src fnt bck`: `fnt := front src`, then `bck := back src`.
+    Deconstruct(i64, i64, i64),
+    /// `CopyIfNil tst src tgt`: if `tst` is Nil then `tgt := src`.
+    CopyIfNil(i64, i64, i64),
+}
+
+impl Encode for Instruction {
+    fn encode(&self) -> Tree {
+        match *self {
+            Instruction::Nilify(t) => (0i64, t).encode(),
+            Instruction::Construct(a, b, c) => (1i64, (a, b, c)).encode(),
+            Instruction::Deconstruct(a, b, c) => (2i64, (a, b, c)).encode(),
+            Instruction::CopyIfNil(a, b, c) => (3i64, (a, b, c)).encode(),
+        }
+    }
+}
+
+impl Decode for Instruction {
+    fn decode(tree: &Tree) -> Option<Self> {
+        let Some(memo) = tree.memo() else {
+            return None;
+        };
+        match Memo::read(memo.get()) {
+            Memo::Unknown => {
+                let decoded = decode_uncached(tree);
+                memo.set(Memo::write(decoded));
+                decoded
+            }
+            Memo::Invalid => None,
+            Memo::Valid(instruction) => Some(instruction),
+        }
+    }
+}
+
+fn decode_uncached(tree: &Tree) -> Option<Instruction> {
+    let (tag, args) = tree.split()?;
+    let operands = || <(i64, i64, i64)>::decode(args);
+    match i64::decode(tag)? {
+        0 => i64::decode(args).map(Instruction::Nilify),
+        1 => operands().map(|(a, b, c)| Instruction::Construct(a, b, c)),
+        2 => operands().map(|(a, b, c)| Instruction::Deconstruct(a, b, c)),
+        3 => operands().map(|(a, b, c)| Instruction::CopyIfNil(a, b, c)),
+        _ => None,
+    }
+}
+
+/// The decode result as stored in a node's memo word.
+///
+/// Layout: bits 0-1 state (0 unknown, 1 invalid, 2 valid), bits 2-3 the
+/// instruction tag, then three signed 20-bit operands. Instructions whose
+/// operands do not fit stay "unknown" and are decoded every time.
+enum Memo {
+    Unknown,
+    Invalid,
+    Valid(Instruction),
+}
+
+const OPERAND_BITS: u32 = 20;
+const OPERAND_MASK: u64 = (1 << OPERAND_BITS) - 1;
+
+impl Memo {
+    fn read(word: u64) -> Memo {
+        match word & 3 {
+            1 => Memo::Invalid,
+            2 => {
+                let operand = |k: u32| {
+                    let raw = (word >> (4 + k * OPERAND_BITS)) & OPERAND_MASK;
+                    // Sign-extend the 20-bit field.
+                    ((raw << (64 - OPERAND_BITS)) as i64) >> (64 - OPERAND_BITS)
+                };
+                let (a, b, c) = (operand(0), operand(1), operand(2));
+                Memo::Valid(match (word >> 2) & 3 {
+                    0 => Instruction::Nilify(a),
+                    1 => Instruction::Construct(a, b, c),
+                    2 => Instruction::Deconstruct(a, b, c),
+                    _ => Instruction::CopyIfNil(a, b, c),
+                })
+            }
+            _ => Memo::Unknown,
+        }
+    }
+
+    fn write(decoded: Option<Instruction>) -> u64 {
+        let Some(instruction) = decoded else {
+            return 1;
+        };
+        let (tag, operands) = match instruction {
+            Instruction::Nilify(a) => (0, [a, 0, 0]),
+            Instruction::Construct(a, b, c) => (1, [a, b, c]),
+            Instruction::Deconstruct(a, b, c) => (2, [a, b, c]),
+            Instruction::CopyIfNil(a, b, c) => (3, [a, b, c]),
+        };
+        let limit = 1i64 << (OPERAND_BITS - 1);
+        if operands.iter().any(|&x| x < -limit || x >= limit) {
+            return 0;
+        }
+        operands
+            .iter()
+            .enumerate()
+            .fold(2 | (tag << 2), |word, (k, &x)| word | (((x as u64) & OPERAND_MASK) << (4 + k as u32 * OPERAND_BITS)))
+    }
+}

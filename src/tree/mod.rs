@@ -1,0 +1,215 @@
+//! Persistent binary cons-trees, the only data of a constree machine.
+//!
+//! The report defines `data Constree = Cons Constree Constree | Nil`. Here a
+//! [`Tree`] is either Nil or a shared pointer to an immutable [`Node`]. Nodes
+//! never change after they are built, so any number of registers, robots,
+//! items and snapshots can hold the same subtree: copying a tree is a pointer
+//! copy, and a tree of astronomic logical size may have only a few distinct
+//! nodes.
+//!
+//! Every node caches its size (the report's `size`, the number of conses), so
+//! [`Tree::size`] is O(1). The cached size saturates at `u64::MAX` instead of
+//! overflowing.
+//!
+//! Nothing in this module recurses on the shape of a tree: dropping, equality,
+//! printing and parsing all use explicit stacks, so a 10^7-deep spine is as
+//! safe as a short one.
+
+mod equality;
+mod serde;
+mod text;
+
+pub use text::{ParseTreeError, ReadableTree};
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// A cons-tree: `Nil`, or a shared, immutable `Cons` node.
+#[derive(Clone, Default)]
+pub struct Tree(Option<Rc<Node>>);
+
+/// One `Cons` cell: its two children, its cached size, and a memo word.
+pub struct Node {
+    front: Tree,
+    back: Tree,
+    size: u64,
+    memo: Cell<u64>,
+}
+
+impl Tree {
+    /// The empty tree, `Nil`.
+    pub const NIL: Tree = Tree(None);
+
+    /// `Cons front back`, in O(1).
+    pub fn cons(front: Tree, back: Tree) -> Tree {
+        let size = front.size().saturating_add(back.size()).saturating_add(1);
+        Tree(Some(Rc::new(Node {
+            front,
+            back,
+            size,
+            memo: Cell::new(0),
+        })))
+    }
+
+    /// `Cons Nil Nil`, the encoding of `True` and of the bit 1.
+    pub fn unit() -> Tree {
+        Tree::cons(Tree::NIL, Tree::NIL)
+    }
+
+    /// Whether this is `Nil`.
+    pub fn is_nil(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// Whether this is a `Cons`.
+    pub fn is_cons(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The two children of a `Cons`, or `None` for `Nil`.
+    pub fn split(&self) -> Option<(&Tree, &Tree)> {
+        self.0.as_deref().map(|n| (&n.front, &n.back))
+    }
+
+    /// The front (left) child of a `Cons`, or `None` for `Nil`.
+    pub fn front(&self) -> Option<&Tree> {
+        self.0.as_deref().map(|n| &n.front)
+    }
+
+    /// The back (right) child of a `Cons`, or `None` for `Nil`.
+    pub fn back(&self) -> Option<&Tree> {
+        self.0.as_deref().map(|n| &n.back)
+    }
+
+    /// The report's `size`: the number of conses, saturating at `u64::MAX`.
+    #[inline]
+    pub fn size(&self) -> u64 {
+        self.0.as_deref().map_or(0, |n| n.size)
+    }
+
+    /// Whether the tree fits a register of the given limit (`size t <= limit`).
+    #[inline]
+    pub fn fits(&self, limit: i64) -> bool {
+        limit >= 0 && self.size() <= limit as u64
+    }
+
+    /// Whether both trees are the very same node (or both `Nil`).
+    pub fn ptr_eq(&self, other: &Tree) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// The memo word of a `Cons` node: a slot in which the machine caches the
+    /// decoded instruction of this subtree (0 means "not computed"). Since
+    /// nodes are immutable, anything cached there stays valid.
+    pub fn memo(&self) -> Option<&Cell<u64>> {
+        self.0.as_deref().map(|n| &n.memo)
+    }
+
+    /// An address that identifies this node while it lives (0 for `Nil`).
+    pub fn node_id(&self) -> usize {
+        self.0.as_ref().map_or(0, |rc| Rc::as_ptr(rc) as usize)
+    }
+
+    /// Whether more than one owner holds this node (so it may be reached twice).
+    fn is_shared(&self) -> bool {
+        self.0.as_ref().is_some_and(|rc| Rc::strong_count(rc) > 1)
+    }
+
+    /// The list `[x1, ..., xn]` as `Cons x1 (... (Cons xn Nil))`.
+    pub fn list<I>(items: I) -> Tree
+    where
+        I: IntoIterator<Item = Tree>,
+        I::IntoIter: DoubleEndedIterator,
+    {
+        items
+            .into_iter()
+            .rev()
+            .fold(Tree::NIL, |tail, head| Tree::cons(head, tail))
+    }
+
+    /// Iterates the elements of the list this tree encodes: the fronts along
+    /// its right spine. The iterator stops at the first `Nil` back; use
+    /// [`ListIter::rest`] to see the final back.
+    pub fn iter_list(&self) -> ListIter<'_> {
+        ListIter { rest: self }
+    }
+
+    /// The number of elements on the right spine.
+    pub fn list_len(&self) -> usize {
+        self.iter_list().count()
+    }
+
+    /// Follows a path of `0` (front) and `1` (back) steps.
+    pub fn at_path(&self, path: &[bool]) -> Option<&Tree> {
+        path.iter().try_fold(self, |t, &back| {
+            let (f, b) = t.split()?;
+            Some(if back { b } else { f })
+        })
+    }
+}
+
+/// Iterator over the elements of a list-shaped tree.
+pub struct ListIter<'a> {
+    rest: &'a Tree,
+}
+
+impl<'a> ListIter<'a> {
+    /// What remains of the spine: `Nil` once a proper list is exhausted.
+    pub fn rest(&self) -> &'a Tree {
+        self.rest
+    }
+}
+
+impl<'a> Iterator for ListIter<'a> {
+    type Item = &'a Tree;
+    fn next(&mut self) -> Option<&'a Tree> {
+        let (front, back) = self.rest.split()?;
+        self.rest = back;
+        Some(front)
+    }
+}
+
+impl Drop for Node {
+    /// Frees a whole tree without recursion: children that this node owns
+    /// alone are detached onto an explicit stack before they are dropped.
+    fn drop(&mut self) {
+        let mut stack: Vec<Rc<Node>> = Vec::new();
+        detach(&mut self.front, &mut stack);
+        detach(&mut self.back, &mut stack);
+        while let Some(rc) = stack.pop() {
+            if let Ok(mut node) = Rc::try_unwrap(rc) {
+                detach(&mut node.front, &mut stack);
+                detach(&mut node.back, &mut stack);
+            }
+        }
+    }
+}
+
+/// Takes a child out of its parent; keeps it for later freeing if the parent
+/// was its only owner, otherwise just releases the parent's reference.
+fn detach(child: &mut Tree, stack: &mut Vec<Rc<Node>>) {
+    if let Some(rc) = child.0.take()
+        && Rc::strong_count(&rc) == 1
+    {
+        stack.push(rc);
+    }
+}
+
+impl std::fmt::Debug for Tree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const SHOWN: usize = 200;
+        let bits = text::bits_prefix(self, SHOWN);
+        if (self.size() as u128) * 2 + 1 > SHOWN as u128 {
+            write!(f, "Tree({bits}… size {})", self.size())
+        } else {
+            write!(f, "Tree({bits})")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

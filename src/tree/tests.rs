@@ -1,0 +1,100 @@
+use super::*;
+
+fn bits(s: &str) -> Tree {
+    Tree::from_bits(s).unwrap()
+}
+
+#[test]
+fn cons_caches_size() {
+    let t = Tree::cons(Tree::unit(), Tree::cons(Tree::NIL, Tree::unit()));
+    assert_eq!(t.size(), 4);
+    assert_eq!(Tree::NIL.size(), 0);
+}
+
+#[test]
+fn size_saturates_instead_of_overflowing() {
+    let mut t = Tree::unit();
+    for _ in 0..70 {
+        t = Tree::cons(t.clone(), t);
+    }
+    assert_eq!(t.size(), u64::MAX);
+}
+
+#[test]
+fn bits_round_trip() {
+    for s in ["0", "100", "11000", "1011000", "110100100"] {
+        assert_eq!(bits(s).to_bits(), s);
+    }
+}
+
+#[test]
+fn bits_errors_say_where() {
+    let e = Tree::from_bits("10").unwrap_err();
+    assert_eq!(e.offset, 2);
+    assert!(e.message.contains("ends early"), "{e}");
+    let e = Tree::from_bits("1002").unwrap_err();
+    assert_eq!(e.offset, 3);
+    let e = Tree::from_bits("1x0").unwrap_err();
+    assert_eq!(e.offset, 1);
+    assert!(Tree::from_bits("").is_err());
+}
+
+#[test]
+fn readable_form() {
+    assert_eq!(Tree::NIL.readable().to_string(), "[]");
+    assert_eq!(Tree::unit().readable().to_string(), "[[]]");
+    assert_eq!(bits("11000").readable().to_string(), "[[[]]]");
+    assert_eq!(bits("1010100").readable().to_string(), "[[], [], []]");
+    assert_eq!(bits("101011000").readable().to_string(), "[[], [], [[]]]");
+    for s in ["[]", "[[]]", "[[], [[], []], []]"] {
+        assert_eq!(Tree::from_readable(s).unwrap().readable().to_string(), s);
+    }
+    assert_eq!(Tree::from_readable("[[] | [[]]]").unwrap(), bits("10100"));
+    assert_eq!(Tree::from_readable(" [ [ ] , [ ] ] ").unwrap(), bits("10100"));
+    assert!(Tree::from_readable("[[]").is_err());
+    assert!(Tree::from_readable("[] []").is_err());
+    assert!(Tree::from_readable("[a]").is_err());
+    assert!(Tree::from_readable("[[] | [], []]").is_err());
+}
+
+#[test]
+fn readable_form_can_be_cut_short() {
+    let t = Tree::list((0..100).map(|_| Tree::NIL));
+    let shown = t.readable().limit(10).to_string();
+    assert!(shown.ends_with('…'), "{shown}");
+    assert!(shown.len() < 20, "{shown}");
+}
+
+#[test]
+fn equality_is_structural() {
+    assert_eq!(bits("11000"), bits("11000"));
+    assert_ne!(bits("11000"), bits("10100"));
+    assert_ne!(bits("0"), bits("100"));
+}
+
+#[test]
+fn equality_of_shared_towers_is_cheap() {
+    // Two independently built trees of 2^60 logical conses.
+    let tower = |n, base: &str| {
+        let mut t = bits(base);
+        for _ in 0..n {
+            t = Tree::cons(t.clone(), t);
+        }
+        t
+    };
+    let (a, b) = (tower(60, "10100"), tower(60, "10100"));
+    assert!(!a.ptr_eq(&b));
+    assert_eq!(a, b);
+    let c = tower(60, "11000");
+    assert_eq!(a.size(), c.size());
+    assert_ne!(a, c);
+}
+
+#[test]
+fn list_helpers() {
+    let t = Tree::list([Tree::NIL, Tree::unit()]);
+    assert_eq!(t.to_bits(), "1011000");
+    assert_eq!(t.list_len(), 2);
+    assert_eq!(t.at_path(&[true, false]), Some(&Tree::unit()));
+    assert_eq!(t.at_path(&[false, false]), None);
+}

@@ -1,0 +1,33 @@
+//! Botworld: robots, items, commands, actions, the step function, the grid,
+//! games and rendering, exactly as the report defines them.
+//!
+//! * [`item`]: items, frames, processors, `construct` and `shatter`;
+//! * [`robot`]: robots and `initialize`, `takeOutput`, `setInput`;
+//! * [`command`] and [`action`]: what robots ask and what they get;
+//! * [`step`]: the step function of one square, phase by phase;
+//! * [`update`](mod@update): the whole grid, one step;
+//! * [`game`]: game configurations, `points`, `score`;
+//! * [`render`]: the report's `visualize` and `scoreboard`.
+
+pub mod action;
+pub mod command;
+pub mod direction;
+pub mod game;
+pub mod grid;
+pub mod item;
+pub mod render;
+pub mod robot;
+pub mod step;
+pub mod update;
+
+pub use action::Action;
+pub use command::Command;
+pub use direction::Direction;
+pub use game::GameConfig;
+pub use grid::{Cell, Position, Shape, Square, World, WorldError};
+pub use item::{Color, Frame, Item, Processor};
+pub use robot::Robot;
+pub use update::{StepReport, update, update_reported};
+
+#[cfg(test)]
+mod tests;

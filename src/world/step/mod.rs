@@ -1,0 +1,302 @@
+//! The step function: how one square changes in one game step.
+//!
+//! This follows the report's `step` line by line; each rule lives in one
+//! place:
+//!
+//! 1. Every robot's output register is read and cleared, giving its command
+//!    ([`TakenSquare::take`]).
+//! 2. Commands are resolved to actions, after working out contested items and
+//!    shields ([`conflicts`], [`resolve`]).
+//! 3. Inventories are updated: lifts, drops, destroyed shields
+//!    ([`inventory`]).
+//! 4. Robots arriving from the neighbours are collected ([`arrivals`]).
+//! 5. Built robots are added.
+//! 6. The item list is computed: unaffected, dropped, fallen ([`inventory`]).
+//! 7. Every robot that stays gets its input register set ([`input`]).
+//! 8. Robots that left or were destroyed are removed; the others run their
+//!    machines ([`SettledSquare::run`]).
+//!
+//! The phases are separate functions so that a debugger can stop between
+//! them; [`step`] runs them all.
+
+mod arrivals;
+mod conflicts;
+mod input;
+mod inventory;
+mod resolve;
+
+use super::{Action, Command, Direction, Item, Robot, Square};
+use crate::machine::{MachineError, RunReport, run_machine};
+
+pub use input::private_input;
+
+/// A square after step 1: every robot's output was taken.
+#[derive(Debug, Clone)]
+pub struct TakenSquare {
+    /// The robots, their output registers now Nil.
+    pub robots: Vec<Robot>,
+    /// Their commands (`None`: the output did not decode).
+    pub intents: Vec<Option<Command>>,
+    /// The square's items, unchanged.
+    pub items: Vec<Item>,
+}
+
+impl TakenSquare {
+    /// Step 1: read and clear every robot's output register.
+    pub fn take(square: Square) -> TakenSquare {
+        let mut robots = square.robots;
+        let intents = robots.iter_mut().map(Robot::take_output).collect();
+        TakenSquare {
+            robots,
+            intents,
+            items: square.items,
+        }
+    }
+}
+
+/// The eight neighbours of a square during a step, in the order `N .. NW`;
+/// `None` is a wall.
+pub type Neighbourhood<'a> = [Option<&'a TakenSquare>; 8];
+
+/// Where a robot of the new square came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// It was already here, at this index of the old robot list.
+    Stayed(usize),
+    /// It arrived from the neighbour in direction `from`, where it was at
+    /// index `index`.
+    Arrived {
+        /// Direction of the square it came from, seen from here.
+        from: Direction,
+        /// Its index in that square's old robot list.
+        index: usize,
+    },
+    /// It was built here by the robot at this index of the old robot list.
+    Built(usize),
+}
+
+/// What happened to one robot of the new square during the step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RobotStep {
+    /// Where it came from.
+    pub origin: Origin,
+    /// The command it gave (`None` for a child, or an undecodable output).
+    pub command: Option<Command>,
+    /// Its action, as the other robots saw it in their input.
+    pub action: Action,
+    /// How its machine run ended. On an error the robot was wiped.
+    pub run: Result<RunReport, MachineError>,
+}
+
+/// A square after steps 2 to 6: actions resolved, inventories, arrivals,
+/// children and items known.
+#[derive(Debug, Clone)]
+pub struct ResolvedSquare {
+    /// `localActions`: one per robot that began the step here.
+    pub local_actions: Vec<Action>,
+    /// `survived`: per original robot, `None` if it left, else whether it
+    /// was not destroyed.
+    pub survived: Vec<Option<bool>>,
+    /// `allRobots`: veterans (updated inventories), travelers, children.
+    pub all_robots: Vec<Robot>,
+    /// `allActions`, matching `all_robots`.
+    pub all_actions: Vec<Action>,
+    /// Where each of `all_robots` came from.
+    pub origins: Vec<Origin>,
+    /// The command each of `all_robots` gave.
+    pub commands: Vec<Option<Command>>,
+    /// Items nobody took.
+    pub unaffected: Vec<Item>,
+    /// Items dropped this step.
+    pub dropped: Vec<Item>,
+    /// Parts and cargo of destroyed robots: `(shatter r, non-shields)`.
+    pub fallen: Vec<(Vec<Item>, Vec<Item>)>,
+}
+
+impl ResolvedSquare {
+    /// Steps 2 to 6 for one square.
+    pub fn resolve(here: &TakenSquare, around: &Neighbourhood<'_>) -> ResolvedSquare {
+        let conflicts = conflicts::Conflicts::new(here);
+        let local_actions: Vec<Action> = (0..here.robots.len())
+            .map(|i| resolve::resolve(here, around, &conflicts, i))
+            .collect();
+        let survived = survivors(&local_actions);
+        let veterans = inventory::veterans(here, &conflicts, &local_actions);
+        let (unaffected, dropped) = inventory::remaining_items(here, &local_actions);
+        let fallen = inventory::fallen(&veterans, &survived);
+
+        let arrivals = arrivals::arrivals(around);
+        let children: Vec<(usize, Robot)> = local_actions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Built(_, r) => Some((i, r.clone())),
+                _ => None,
+            })
+            .collect();
+
+        let total = veterans.len() + arrivals.len() + children.len();
+        let mut all_robots = Vec::with_capacity(total);
+        let mut all_actions = local_actions.clone();
+        let mut origins = Vec::with_capacity(total);
+        let mut commands = here.intents.clone();
+        all_robots.extend(veterans);
+        origins.extend((0..here.robots.len()).map(Origin::Stayed));
+        for arrival in arrivals {
+            all_robots.push(arrival.robot);
+            all_actions.push(Action::MovedIn(arrival.from));
+            origins.push(Origin::Arrived {
+                from: arrival.from,
+                index: arrival.index,
+            });
+            commands.push(Some(arrival.command));
+        }
+        for (builder, child) in children {
+            all_robots.push(child);
+            all_actions.push(Action::Created);
+            origins.push(Origin::Built(builder));
+            commands.push(None);
+        }
+        ResolvedSquare {
+            local_actions,
+            survived,
+            all_robots,
+            all_actions,
+            origins,
+            commands,
+            unaffected,
+            dropped,
+            fallen,
+        }
+    }
+
+    /// The report's `present`: robots that left or were destroyed are
+    /// dropped; arrivals and children always stay.
+    pub fn present(&self, index: usize) -> bool {
+        match self.survived.get(index) {
+            None => true,
+            Some(stayed) => stayed.unwrap_or(false),
+        }
+    }
+
+    /// The report's `items'`: unaffected, dropped, then each destroyed
+    /// robot's parts followed by its cargo.
+    pub fn new_items(&self) -> Vec<Item> {
+        let mut items = self.unaffected.clone();
+        items.extend(self.dropped.iter().cloned());
+        for (parts, cargo) in &self.fallen {
+            items.extend(parts.iter().cloned());
+            items.extend(cargo.iter().cloned());
+        }
+        items
+    }
+
+    /// Step 7: the robots that stay, each with its input register set.
+    pub fn settle(self) -> SettledSquare {
+        let items = self.new_items();
+        let shared = input::SharedInput::new(&self);
+        let keep: Vec<bool> = (0..self.all_robots.len()).map(|i| self.present(i)).collect();
+        let robots = self
+            .all_robots
+            .into_iter()
+            .zip(self.all_actions)
+            .zip(self.origins.into_iter().zip(self.commands))
+            .enumerate()
+            .filter(|(i, _)| keep[*i])
+            .map(|(i, ((mut robot, action), (origin, command)))| {
+                robot.set_input(shared.input_for(i, &action));
+                PendingRobot {
+                    robot,
+                    origin,
+                    command,
+                    action,
+                }
+            })
+            .collect();
+        SettledSquare { robots, items }
+    }
+}
+
+fn survivors(local_actions: &[Action]) -> Vec<Option<bool>> {
+    let destroyed: Vec<i64> = local_actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Destroyed(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    local_actions
+        .iter()
+        .enumerate()
+        .map(|(n, a)| match a {
+            Action::MovedOut(_) => None,
+            _ => Some(!destroyed.contains(&(n as i64))),
+        })
+        .collect()
+}
+
+/// A robot that stays, with its input written, before its machine runs.
+#[derive(Debug, Clone)]
+pub struct PendingRobot {
+    /// The robot, input register set.
+    pub robot: Robot,
+    /// Where it came from.
+    pub origin: Origin,
+    /// The command it gave.
+    pub command: Option<Command>,
+    /// Its action.
+    pub action: Action,
+}
+
+impl PendingRobot {
+    /// Step 8 for one robot: run its machine (wiping it on error).
+    pub fn run(mut self) -> (Robot, RobotStep) {
+        let run = run_machine(self.robot.processor.speed, &mut self.robot.memory);
+        let step = RobotStep {
+            origin: self.origin,
+            command: self.command,
+            action: self.action,
+            run,
+        };
+        (self.robot, step)
+    }
+}
+
+/// A square after step 7: its new items, and its robots ready to run.
+#[derive(Debug, Clone)]
+pub struct SettledSquare {
+    /// The robots that stay, in order.
+    pub robots: Vec<PendingRobot>,
+    /// The new item list.
+    pub items: Vec<Item>,
+}
+
+impl SettledSquare {
+    /// Step 8: run every machine.
+    pub fn run(self) -> (Square, Vec<RobotStep>) {
+        let (robots, steps) = self.robots.into_iter().map(PendingRobot::run).unzip();
+        (
+            Square {
+                robots,
+                items: self.items,
+            },
+            steps,
+        )
+    }
+}
+
+/// The whole step for one square: the report's `step`.
+pub fn step(here: &TakenSquare, around: &Neighbourhood<'_>) -> (Square, Vec<RobotStep>) {
+    ResolvedSquare::resolve(here, around).settle().run()
+}
+
+/// Whether a command moves the robot out: the report's `fled`, which relies
+/// on moves into non-wall cells always succeeding.
+fn fled(intent: Option<&Command>, around: &Neighbourhood<'_>) -> bool {
+    matches!(intent, Some(Command::Move(d)) if around[d.index()].is_some())
+}
+
+/// Bounds-checked list access with the report's `Int` indices (`!!?`).
+fn nth<T>(list: &[T], index: i64) -> Option<&T> {
+    usize::try_from(index).ok().and_then(|i| list.get(i))
+}
