@@ -38,6 +38,7 @@ impl Encode for Instruction {
 }
 
 impl Decode for Instruction {
+    #[inline]
     fn decode(tree: &Tree) -> Option<Self> {
         let Some(memo) = tree.memo() else {
             return None;
@@ -69,8 +70,9 @@ fn decode_uncached(tree: &Tree) -> Option<Instruction> {
 /// The decode result as stored in a node's memo word.
 ///
 /// Layout: bits 0-1 state (0 unknown, 1 invalid, 2 valid), bits 2-3 the
-/// instruction tag, then three signed 20-bit operands. Instructions whose
-/// operands do not fit stay "unknown" and are decoded every time.
+/// instruction tag, then three unsigned 20-bit operands. Instructions with a
+/// negative operand or one of 2^20 or more stay "unknown" and are decoded
+/// every time.
 enum Memo {
     Unknown,
     Invalid,
@@ -81,16 +83,14 @@ const OPERAND_BITS: u32 = 20;
 const OPERAND_MASK: u64 = (1 << OPERAND_BITS) - 1;
 
 impl Memo {
+    #[inline(always)]
     fn read(word: u64) -> Memo {
         match word & 3 {
             1 => Memo::Invalid,
             2 => {
-                let operand = |k: u32| {
-                    let raw = (word >> (4 + k * OPERAND_BITS)) & OPERAND_MASK;
-                    // Sign-extend the 20-bit field.
-                    ((raw << (64 - OPERAND_BITS)) as i64) >> (64 - OPERAND_BITS)
-                };
-                let (a, b, c) = (operand(0), operand(1), operand(2));
+                let a = ((word >> 4) & OPERAND_MASK) as i64;
+                let b = ((word >> (4 + OPERAND_BITS)) & OPERAND_MASK) as i64;
+                let c = (word >> (4 + 2 * OPERAND_BITS)) as i64;
                 Memo::Valid(match (word >> 2) & 3 {
                     0 => Instruction::Nilify(a),
                     1 => Instruction::Construct(a, b, c),
@@ -112,13 +112,12 @@ impl Memo {
             Instruction::Deconstruct(a, b, c) => (2, [a, b, c]),
             Instruction::CopyIfNil(a, b, c) => (3, [a, b, c]),
         };
-        let limit = 1i64 << (OPERAND_BITS - 1);
-        if operands.iter().any(|&x| x < -limit || x >= limit) {
+        if operands.iter().any(|&x| !(0..=OPERAND_MASK as i64).contains(&x)) {
             return 0;
         }
         operands
             .iter()
             .enumerate()
-            .fold(2 | (tag << 2), |word, (k, &x)| word | (((x as u64) & OPERAND_MASK) << (4 + k as u32 * OPERAND_BITS)))
+            .fold(2 | (tag << 2), |word, (k, &x)| word | ((x as u64) << (4 + k as u32 * OPERAND_BITS)))
     }
 }

@@ -37,54 +37,55 @@ pub struct RunReport {
     pub halted: bool,
 }
 
-fn register(memory: &[Register], index: i64) -> Result<&Register, MachineError> {
-    usize::try_from(index)
-        .ok()
-        .and_then(|i| memory.get(i))
-        .ok_or(MachineError::NoSuchRegister(index))
+#[inline(always)]
+fn slot(index: i64, len: usize) -> Result<usize, MachineError> {
+    match usize::try_from(index) {
+        Ok(i) if i < len => Ok(i),
+        _ => Err(MachineError::NoSuchRegister(index)),
+    }
 }
 
 /// The report's `getTree`.
-fn get_tree(memory: &[Register], index: i64) -> Result<Tree, MachineError> {
-    register(memory, index).map(|r| r.contents.clone())
+#[inline(always)]
+fn get_tree(memory: &[Register], index: i64) -> Result<&Tree, MachineError> {
+    Ok(&memory[slot(index, memory.len())?].contents)
 }
 
 /// The report's `setTree`: a checked write.
+#[inline(always)]
 fn set_tree(memory: &mut [Register], index: i64, tree: Tree) -> Result<(), MachineError> {
-    let slot = usize::try_from(index)
-        .ok()
-        .and_then(|i| memory.get_mut(i))
-        .ok_or(MachineError::NoSuchRegister(index))?;
-    if !tree.fits(slot.limit) {
+    let target = &mut memory[slot(index, memory.len())?];
+    if !tree.fits(target.limit) {
         return Err(MachineError::OutOfMemory(index));
     }
-    slot.contents = tree;
+    target.contents = tree;
     Ok(())
 }
 
 /// The report's `execute`, in place. On error the memory may be partly
 /// written; callers discard it (the run fails and the robot is wiped).
+#[inline(always)]
 pub fn execute(instruction: Instruction, memory: &mut [Register]) -> Result<(), MachineError> {
     match instruction {
         Instruction::Nilify(tgt) => set_tree(memory, tgt, Tree::NIL),
         Instruction::Construct(fnt, bck, tgt) => {
-            let front = get_tree(memory, fnt)?;
-            let back = get_tree(memory, bck)?;
+            let front = get_tree(memory, fnt)?.clone();
+            let back = get_tree(memory, bck)?.clone();
             set_tree(memory, tgt, Tree::cons(front, back))
         }
         Instruction::Deconstruct(src, fnt, bck) => {
-            let source = get_tree(memory, src)?;
-            let Some((front, back)) = source.split() else {
+            let Some((front, back)) = get_tree(memory, src)?.split() else {
                 return Err(MachineError::DeconstructNil(src));
             };
+            let (front, back) = (front.clone(), back.clone());
             // Front first, then back: with fnt == bck the back wins.
-            set_tree(memory, fnt, front.clone())?;
-            set_tree(memory, bck, back.clone())
+            set_tree(memory, fnt, front)?;
+            set_tree(memory, bck, back)
         }
         Instruction::CopyIfNil(tst, src, tgt) => {
             // With a non-Nil test, src and tgt are not even checked.
-            if register(memory, tst)?.contents.is_nil() {
-                let source = get_tree(memory, src)?;
+            if get_tree(memory, tst)?.is_nil() {
+                let source = get_tree(memory, src)?.clone();
                 set_tree(memory, tgt, source)
             } else {
                 Ok(())
@@ -93,13 +94,15 @@ pub fn execute(instruction: Instruction, memory: &mut [Register]) -> Result<(), 
     }
 }
 
-/// One tick of `runFor`: pop the next instruction off register 0 and run it.
-pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
+/// Pops the next instruction off register 0, or `None` when the machine
+/// halts (empty memory or Nil program).
+#[inline(always)]
+fn fetch(memory: &mut [Register]) -> Result<Option<Instruction>, MachineError> {
     let Some(program) = memory.first_mut() else {
-        return Ok(Tick::Halted);
+        return Ok(None);
     };
     let Some((head, rest)) = program.contents.split() else {
-        return Ok(Tick::Halted);
+        return Ok(None);
     };
     let Some(instruction) = Instruction::decode(head) else {
         return Err(MachineError::BadInstruction(program.contents.clone()));
@@ -107,8 +110,18 @@ pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
     // Register 0 holds the rest of the program before the instruction runs
     // (no limit check: the rest is smaller than what was there).
     program.contents = rest.clone();
-    execute(instruction, memory)?;
-    Ok(Tick::Executed(instruction))
+    Ok(Some(instruction))
+}
+
+/// One tick of `runFor`: pop the next instruction off register 0 and run it.
+pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
+    match fetch(memory)? {
+        None => Ok(Tick::Halted),
+        Some(instruction) => {
+            execute(instruction, memory)?;
+            Ok(Tick::Executed(instruction))
+        }
+    }
 }
 
 /// The report's `runFor`: at most `speed` ticks (see [`tick_budget`] for
@@ -117,9 +130,10 @@ pub fn run_for(speed: i64, memory: &mut [Register]) -> Result<RunReport, Machine
     let budget = tick_budget(speed);
     let mut ticks = 0;
     while ticks < budget {
-        if tick(memory)? == Tick::Halted {
+        let Some(instruction) = fetch(memory)? else {
             return Ok(RunReport { ticks, halted: true });
-        }
+        };
+        execute(instruction, memory)?;
         ticks += 1;
     }
     Ok(RunReport { ticks, halted: false })

@@ -16,24 +16,40 @@
 //! safe as a short one.
 
 mod equality;
+mod node;
 mod serde;
 mod text;
 
+pub use node::POOL_CAPACITY;
 pub use text::{ParseTreeError, ReadableTree};
 
+use node::Node;
 use std::cell::Cell;
-use std::rc::Rc;
+use std::ptr::NonNull;
 
-/// A cons-tree: `Nil`, or a shared, immutable `Cons` node.
-#[derive(Clone, Default)]
-pub struct Tree(Option<Rc<Node>>);
+/// A cons-tree: `Nil`, or an owned reference to a shared, immutable `Cons`
+/// node. Cloning adds an owner; dropping removes one.
+#[repr(transparent)]
+#[derive(Default)]
+pub struct Tree(Option<NonNull<Node>>);
 
-/// One `Cons` cell: its two children, its cached size, and a memo word.
-pub struct Node {
-    front: Tree,
-    back: Tree,
-    size: u64,
-    memo: Cell<u64>,
+impl Clone for Tree {
+    #[inline]
+    fn clone(&self) -> Tree {
+        if let Some(n) = self.0 {
+            node::retain(n);
+        }
+        Tree(self.0)
+    }
+}
+
+impl Drop for Tree {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(n) = self.0 {
+            node::release(n);
+        }
+    }
 }
 
 impl Tree {
@@ -41,14 +57,25 @@ impl Tree {
     pub const NIL: Tree = Tree(None);
 
     /// `Cons front back`, in O(1).
+    #[inline]
     pub fn cons(front: Tree, back: Tree) -> Tree {
         let size = front.size().saturating_add(back.size()).saturating_add(1);
-        Tree(Some(Rc::new(Node {
-            front,
-            back,
-            size,
-            memo: Cell::new(0),
-        })))
+        Tree(Some(node::new_node(front, back, size)))
+    }
+
+    /// The node behind a `Cons`.
+    #[inline]
+    fn node(&self) -> Option<&Node> {
+        // SAFETY: this tree owns a reference, so the node lives at least as
+        // long as the borrow of `self`.
+        self.0.map(|n| unsafe { &*n.as_ptr() })
+    }
+
+    /// Gives up ownership without releasing the node.
+    fn into_raw(self) -> Option<NonNull<Node>> {
+        let raw = self.0;
+        std::mem::forget(self);
+        raw
     }
 
     /// `Cons Nil Nil`, the encoding of `True` and of the bit 1.
@@ -68,23 +95,23 @@ impl Tree {
 
     /// The two children of a `Cons`, or `None` for `Nil`.
     pub fn split(&self) -> Option<(&Tree, &Tree)> {
-        self.0.as_deref().map(|n| (&n.front, &n.back))
+        self.node().map(|n| (&n.front, &n.back))
     }
 
     /// The front (left) child of a `Cons`, or `None` for `Nil`.
     pub fn front(&self) -> Option<&Tree> {
-        self.0.as_deref().map(|n| &n.front)
+        self.node().map(|n| &n.front)
     }
 
     /// The back (right) child of a `Cons`, or `None` for `Nil`.
     pub fn back(&self) -> Option<&Tree> {
-        self.0.as_deref().map(|n| &n.back)
+        self.node().map(|n| &n.back)
     }
 
     /// The report's `size`: the number of conses, saturating at `u64::MAX`.
     #[inline]
     pub fn size(&self) -> u64 {
-        self.0.as_deref().map_or(0, |n| n.size)
+        self.node().map_or(0, |n| n.size)
     }
 
     /// Whether the tree fits a register of the given limit (`size t <= limit`).
@@ -95,28 +122,24 @@ impl Tree {
 
     /// Whether both trees are the very same node (or both `Nil`).
     pub fn ptr_eq(&self, other: &Tree) -> bool {
-        match (&self.0, &other.0) {
-            (None, None) => true,
-            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
-            _ => false,
-        }
+        self.0 == other.0
     }
 
     /// The memo word of a `Cons` node: a slot in which the machine caches the
     /// decoded instruction of this subtree (0 means "not computed"). Since
     /// nodes are immutable, anything cached there stays valid.
     pub fn memo(&self) -> Option<&Cell<u64>> {
-        self.0.as_deref().map(|n| &n.memo)
+        self.node().map(|n| &n.memo)
     }
 
     /// An address that identifies this node while it lives (0 for `Nil`).
     pub fn node_id(&self) -> usize {
-        self.0.as_ref().map_or(0, |rc| Rc::as_ptr(rc) as usize)
+        self.0.map_or(0, |n| n.as_ptr() as usize)
     }
 
     /// Whether more than one owner holds this node (so it may be reached twice).
     fn is_shared(&self) -> bool {
-        self.0.as_ref().is_some_and(|rc| Rc::strong_count(rc) > 1)
+        self.0.is_some_and(node::is_shared)
     }
 
     /// The list `[x1, ..., xn]` as `Cons x1 (... (Cons xn Nil))`.
@@ -170,32 +193,6 @@ impl<'a> Iterator for ListIter<'a> {
         let (front, back) = self.rest.split()?;
         self.rest = back;
         Some(front)
-    }
-}
-
-impl Drop for Node {
-    /// Frees a whole tree without recursion: children that this node owns
-    /// alone are detached onto an explicit stack before they are dropped.
-    fn drop(&mut self) {
-        let mut stack: Vec<Rc<Node>> = Vec::new();
-        detach(&mut self.front, &mut stack);
-        detach(&mut self.back, &mut stack);
-        while let Some(rc) = stack.pop() {
-            if let Ok(mut node) = Rc::try_unwrap(rc) {
-                detach(&mut node.front, &mut stack);
-                detach(&mut node.back, &mut stack);
-            }
-        }
-    }
-}
-
-/// Takes a child out of its parent; keeps it for later freeing if the parent
-/// was its only owner, otherwise just releases the parent's reference.
-fn detach(child: &mut Tree, stack: &mut Vec<Rc<Node>>) {
-    if let Some(rc) = child.0.take()
-        && Rc::strong_count(&rc) == 1
-    {
-        stack.push(rc);
     }
 }
 
