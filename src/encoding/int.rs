@@ -30,12 +30,41 @@ fn is_negative_tag(t: &Tree) -> bool {
     matches!(t.split(), Some((f, b)) if f.is_nil() && b.size() == 1)
 }
 
+/// Magnitudes below this are encoded once per thread and shared.
+const SHARED_MAGNITUDES: u64 = 4096;
+
+thread_local! {
+    /// The encodings of `0 .. SHARED_MAGNITUDES`. Each shares its tail with
+    /// the encoding of half its value. The table is never dropped (its nodes
+    /// go with the thread's node pool), so no destructor touches a tree while
+    /// the thread ends.
+    static MAGNITUDES: std::cell::OnceCell<std::mem::ManuallyDrop<Vec<Tree>>> =
+        const { std::cell::OnceCell::new() };
+}
+
+fn magnitude_table() -> Vec<Tree> {
+    let unit = Tree::unit();
+    let mut table: Vec<Tree> = Vec::with_capacity(SHARED_MAGNITUDES as usize);
+    table.push(Tree::NIL);
+    for n in 1..SHARED_MAGNITUDES as usize {
+        let bit = if n & 1 == 1 { unit.clone() } else { Tree::NIL };
+        table.push(Tree::cons(bit, table[n >> 1].clone()));
+    }
+    table
+}
+
 /// The bit list of a magnitude, least significant bit first.
-pub fn encode_magnitude(mut n: u64) -> Tree {
+pub fn encode_magnitude(n: u64) -> Tree {
+    if n < SHARED_MAGNITUDES
+        && let Ok(tree) = MAGNITUDES.try_with(|t| t.get_or_init(|| std::mem::ManuallyDrop::new(magnitude_table()))[n as usize].clone())
+    {
+        return tree;
+    }
     let mut bits = Vec::with_capacity(64);
-    while n != 0 {
-        bits.push(n & 1 == 1);
-        n >>= 1;
+    let mut rest = n;
+    while rest != 0 {
+        bits.push(rest & 1 == 1);
+        rest >>= 1;
     }
     Tree::list(bits.iter().map(Encode::encode))
 }

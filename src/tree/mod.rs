@@ -20,7 +20,6 @@ mod node;
 mod serde;
 mod text;
 
-pub use node::POOL_CAPACITY;
 pub use text::{ParseTreeError, ReadableTree};
 
 use node::Node;

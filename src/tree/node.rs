@@ -1,9 +1,11 @@
 //! The memory behind trees: reference-counted nodes from a per-thread pool.
 //!
 //! This is the only `unsafe` code of the crate. A node is allocated once and
-//! never changes until its last owner lets go. Freed nodes go back to a
-//! per-thread free list (up to [`POOL_CAPACITY`] of them) so the machine's
-//! constant consing and unconsing rarely reaches the global allocator.
+//! never changes until its last owner lets go. Nodes come from per-thread
+//! slabs of 4096 and freed nodes go back to the thread's free list, so the
+//! machine's constant consing and unconsing never reaches the global
+//! allocator. A thread's slabs are returned when the thread ends; until then
+//! its memory for nodes is the most it ever had alive at once.
 //!
 //! Releasing a tree never recurses: when a count drops to zero, the dead node
 //! is threaded onto a list through its own `link` word, and its children are
@@ -14,7 +16,6 @@
 //! shared and freed by one thread, and plain `Cell` counts are enough.
 
 use super::Tree;
-use std::alloc::{Layout, alloc, dealloc, handle_alloc_error};
 use std::cell::Cell;
 use std::ptr::{self, NonNull};
 
@@ -31,58 +32,92 @@ pub(super) struct Node {
     pub(super) memo: Cell<u64>,
 }
 
-/// Freed nodes kept per thread for reuse (about 40 MiB).
-pub const POOL_CAPACITY: usize = 1 << 20;
+/// Nodes per slab: the pool takes memory from the allocator in slabs.
+const SLAB_NODES: usize = 4096;
 
+/// A block of nodes, and the link to the previously allocated slab.
+struct Slab {
+    previous: *mut Slab,
+    nodes: [std::mem::MaybeUninit<Node>; SLAB_NODES],
+}
+
+/// A thread's nodes: the slabs it allocated and a list of free nodes.
 struct Pool {
     free: Cell<*mut Node>,
-    len: Cell<usize>,
+    slabs: Cell<*mut Slab>,
 }
 
 impl Drop for Pool {
+    /// Returns every slab when the thread ends. Nodes still owned then are
+    /// never read again: trees are `!Send`, so only this thread, which is
+    /// ending, could reach them.
     fn drop(&mut self) {
-        let mut p = self.free.get();
-        while !p.is_null() {
-            // SAFETY: every node on the free list is a dead allocation of
-            // `Layout::new::<Node>()` whose `size` word links to the next.
-            unsafe {
-                let next = (*p).size as usize as *mut Node;
-                dealloc(p.cast(), Layout::new::<Node>());
-                p = next;
-            }
+        let mut slab = self.slabs.replace(ptr::null_mut());
+        while !slab.is_null() {
+            // SAFETY: every slab on the list came from `Box::into_raw`.
+            let boxed = unsafe { Box::from_raw(slab) };
+            slab = boxed.previous;
         }
     }
 }
 
 thread_local! {
-    static POOL: Pool = const { Pool { free: Cell::new(ptr::null_mut()), len: Cell::new(0) } };
+    static POOL: Pool = const {
+        Pool { free: Cell::new(ptr::null_mut()), slabs: Cell::new(ptr::null_mut()) }
+    };
+}
+
+impl Pool {
+    /// A free node, taking a new slab when none is left.
+    #[inline]
+    fn take(&self) -> *mut Node {
+        if self.free.get().is_null() {
+            self.grow();
+        }
+        let p = self.free.get();
+        // SAFETY: `p` is a dead node on the free list; its `size` word links
+        // to the next free node.
+        self.free.set(unsafe { (*p).size } as usize as *mut Node);
+        p
+    }
+
+    #[cold]
+    fn grow(&self) {
+        let slab: Box<Slab> = Box::new(Slab {
+            previous: self.slabs.get(),
+            nodes: [const { std::mem::MaybeUninit::uninit() }; SLAB_NODES],
+        });
+        let slab = Box::into_raw(slab);
+        self.slabs.set(slab);
+        // SAFETY: the slab was just allocated; threading its nodes onto the
+        // free list writes only their `size` words.
+        unsafe {
+            let first = (*slab).nodes.as_mut_ptr().cast::<Node>();
+            for k in 0..SLAB_NODES {
+                let next = if k + 1 < SLAB_NODES { first.add(k + 1) } else { self.free.get() };
+                ptr::addr_of_mut!((*first.add(k)).size).write(next as usize as u64);
+            }
+            self.free.set(first);
+        }
+    }
+
+    /// Puts a dead node back on the free list.
+    #[inline]
+    fn give(&self, dead: *mut Node) {
+        // SAFETY: `dead` is a dead node; its `size` word becomes the link.
+        unsafe { (*dead).size = self.free.get() as usize as u64 };
+        self.free.set(dead);
+    }
 }
 
 /// A new node owned by the caller (count 1).
 #[inline]
 pub(super) fn new_node(front: Tree, back: Tree, size: u64) -> NonNull<Node> {
-    let recycled = POOL
-        .try_with(|pool| {
-            let p = pool.free.get();
-            if !p.is_null() {
-                // SAFETY: `p` is a dead node on the free list.
-                pool.free.set(unsafe { (*p).size } as usize as *mut Node);
-                pool.len.set(pool.len.get() - 1);
-            }
-            p
-        })
-        .unwrap_or(ptr::null_mut());
-    let p = if recycled.is_null() {
-        let layout = Layout::new::<Node>();
-        // SAFETY: the layout has a non-zero size.
-        let p = unsafe { alloc(layout) }.cast::<Node>();
-        if p.is_null() {
-            handle_alloc_error(layout);
-        }
-        p
-    } else {
-        recycled
-    };
+    // After the thread's pool is gone (only while the thread ends), nodes
+    // come from the allocator and are never freed.
+    let p = POOL.try_with(Pool::take).unwrap_or_else(|_| {
+        Box::into_raw(Box::new(std::mem::MaybeUninit::<Node>::uninit())).cast::<Node>()
+    });
     // SAFETY: `p` is valid for writes of a `Node` and holds no live value
     // (fresh memory, or a dead node whose fields were moved out).
     unsafe {
@@ -156,23 +191,9 @@ fn free_dead(first: *mut Node) {
     }
 }
 
-/// Puts a dead node (fields already moved out) on the free list, or returns
-/// it to the allocator when the list is full.
+/// Puts a dead node (fields already moved out) back in the pool. While the
+/// thread ends and its pool is gone, the node is simply left alone.
+#[inline]
 fn recycle(dead: *mut Node) {
-    let kept = POOL
-        .try_with(|pool| {
-            if pool.len.get() >= POOL_CAPACITY {
-                return false;
-            }
-            // SAFETY: `dead` is a dead node; its `size` word becomes the link.
-            unsafe { (*dead).size = pool.free.get() as usize as u64 };
-            pool.free.set(dead);
-            pool.len.set(pool.len.get() + 1);
-            true
-        })
-        .unwrap_or(false);
-    if !kept {
-        // SAFETY: allocated with this layout in `new_node`.
-        unsafe { dealloc(dead.cast(), Layout::new::<Node>()) };
-    }
+    let _ = POOL.try_with(|pool| pool.give(dead));
 }

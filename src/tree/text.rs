@@ -109,10 +109,21 @@ impl Tree {
 
     /// The preorder bit string as a new `String`.
     pub fn to_bits(&self) -> String {
-        let mut s = String::with_capacity(self.size().saturating_mul(2).saturating_add(1).min(1 << 24) as usize);
-        // Writing to a String cannot fail.
-        let _ = self.write_bits(&mut s);
-        s
+        let length = self.size().saturating_mul(2).saturating_add(1);
+        let mut out: Vec<u8> = Vec::with_capacity(length.min(1 << 24) as usize);
+        let mut stack: Vec<&Tree> = Vec::new();
+        let mut next = Some(self);
+        while let Some(mut t) = next {
+            // Down the front spine, leaving the backs for later.
+            while let Some((front, back)) = t.split() {
+                out.push(b'1');
+                stack.push(back);
+                t = front;
+            }
+            out.push(b'0');
+            next = stack.pop();
+        }
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// Reads the readable form (`[]`, `[a, b]`, `[a | t]`; spaces are free).

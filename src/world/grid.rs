@@ -84,13 +84,28 @@ impl Shape {
     /// In a wrapping grid one cell wide (or tall), a cell is its own east and
     /// west (north and south) neighbour, as in the report.
     pub fn neighbour(&self, index: usize, d: Direction) -> Option<usize> {
+        self.neighbours(index)[d.index()]
+    }
+
+    /// The indices of all eight neighbours of a cell, `N .. NW`.
+    pub fn neighbours(&self, index: usize) -> [Option<usize>; 8] {
+        let (x, y) = self.dims;
         let (i, j) = self.position(index);
-        let (dx, dy) = d.offset();
-        let next = (i + dx, j + dy);
-        if !self.wrap && !self.contains(next) {
-            return None;
-        }
-        Some(self.locate(next))
+        // One step never goes further than one lap around, so wrapping is a
+        // single addition or subtraction.
+        let wrap = |v: i64, size: i64| {
+            if v < 0 {
+                self.wrap.then_some(v + size)
+            } else if v >= size {
+                self.wrap.then_some(v - size)
+            } else {
+                Some(v)
+            }
+        };
+        Direction::ALL.map(|d| {
+            let (dx, dy) = d.offset();
+            Some((wrap(j + dy, y)? * x + wrap(i + dx, x)?) as usize)
+        })
     }
 }
 

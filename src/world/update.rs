@@ -1,7 +1,7 @@
 //! The report's `update`: one step of the whole grid.
 
-use super::step::{Neighbourhood, RobotStep, TakenSquare, step};
-use super::{Direction, Shape, World};
+use super::step::{Departure, Openings, RobotStep, TakenSquare, arrivals, departures, step};
+use super::World;
 
 /// What happened in one step, cell by cell: for every robot of the new
 /// world, where it came from, its command and action, and how its machine
@@ -18,22 +18,32 @@ pub fn update(world: World) -> World {
 }
 
 /// One step of the world, with the report of what each robot did.
+///
+/// Every square's outputs are taken first, then every square's departures
+/// are listed, and then each square is stepped with the robots that enter it.
 pub fn update_reported(world: World) -> (World, StepReport) {
     let (shape, cells) = world.into_parts();
     let taken: Vec<Option<TakenSquare>> = cells.into_iter().map(|c| c.map(TakenSquare::take)).collect();
+    let neighbours: Vec<[Option<usize>; 8]> = (0..taken.len()).map(|i| shape.neighbours(i)).collect();
+    let openings: Vec<Openings> = neighbours.iter().map(|n| openings(n, &taken)).collect();
+    let mut leaving: Vec<Vec<Departure>> = taken
+        .iter()
+        .zip(&openings)
+        .map(|(here, open)| here.as_ref().map_or_else(Vec::new, |h| departures(h, open)))
+        .collect();
     let mut cells = Vec::with_capacity(taken.len());
     let mut report = StepReport {
         cells: Vec::with_capacity(taken.len()),
     };
-    for (index, here) in taken.iter().enumerate() {
+    for (index, here) in taken.into_iter().enumerate() {
         match here {
             None => {
                 cells.push(None);
                 report.cells.push(Vec::new());
             }
             Some(here) => {
-                let around = neighbourhood(&shape, &taken, index);
-                let (square, steps) = step(here, &around);
+                let entering = arrivals(&mut leaving, neighbours[index]);
+                let (square, steps) = step(here, &openings[index], entering);
                 cells.push(Some(square));
                 report.cells.push(steps);
             }
@@ -42,7 +52,7 @@ pub fn update_reported(world: World) -> (World, StepReport) {
     (World::stepped(shape, cells), report)
 }
 
-/// The eight neighbours of a cell, walls as `None`.
-pub fn neighbourhood<'a>(shape: &Shape, taken: &'a [Option<TakenSquare>], index: usize) -> Neighbourhood<'a> {
-    Direction::ALL.map(|d| shape.neighbour(index, d).and_then(|n| taken[n].as_ref()))
+/// Which neighbours of a cell are squares.
+fn openings(neighbours: &[Option<usize>; 8], cells: &[Option<TakenSquare>]) -> Openings {
+    neighbours.map(|n| n.is_some_and(|n| cells[n].is_some()))
 }

@@ -19,19 +19,19 @@ use crate::world::{Action, Item, Robot};
 /// The report's code crashes on `Lifted n` past the end of the item list
 /// (`itemsIn sq !! n`), which its request-order item targets make possible.
 /// constree lets such a robot lift nothing.
-pub fn veterans(here: &TakenSquare, conflicts: &Conflicts, actions: &[Action]) -> Vec<Robot> {
-    here.robots
-        .iter()
+pub fn veterans(robots: Vec<Robot>, items: &[Item], conflicts: &Conflicts, actions: &[Action]) -> Vec<Robot> {
+    robots
+        .into_iter()
         .zip(actions)
         .zip(&conflicts.attacks)
-        .map(|((robot, action), &attacks)| {
+        .map(|((mut robot, action), &attacks)| {
             if let Action::MovedOut(_) = action {
-                return robot.clone();
+                return robot;
             }
             let mut defended = drop_shields(&robot.inventory, attacks);
             match action {
                 Action::Lifted(n) => {
-                    if let Some(item) = nth(&here.items, *n) {
+                    if let Some(item) = nth(items, *n) {
                         defended.insert(0, item.clone());
                     }
                 }
@@ -42,10 +42,8 @@ pub fn veterans(here: &TakenSquare, conflicts: &Conflicts, actions: &[Action]) -
                 }
                 _ => {}
             }
-            Robot {
-                inventory: defended,
-                ..robot.clone()
-            }
+            robot.inventory = defended;
+            robot
         })
         .collect()
 }

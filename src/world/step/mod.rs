@@ -9,7 +9,7 @@
 //!    shields ([`conflicts`], [`resolve`]).
 //! 3. Inventories are updated: lifts, drops, destroyed shields
 //!    ([`inventory`]).
-//! 4. Robots arriving from the neighbours are collected ([`arrivals`]).
+//! 4. Robots arriving from the neighbours are collected ([`movement`]).
 //! 5. Built robots are added.
 //! 6. The item list is computed: unaffected, dropped, fallen ([`inventory`]).
 //! 7. Every robot that stays gets its input register set ([`input`]).
@@ -19,16 +19,17 @@
 //! The phases are separate functions so that a debugger can stop between
 //! them; [`step`] runs them all.
 
-mod arrivals;
 mod conflicts;
 mod input;
 mod inventory;
+mod movement;
 mod resolve;
 
 use super::{Action, Command, Direction, Item, Robot, Square};
 use crate::machine::{MachineError, RunReport, run_machine};
 
 pub use input::private_input;
+pub use movement::{Arrival, Departure, arrivals, departures};
 
 /// A square after step 1: every robot's output was taken.
 #[derive(Debug, Clone)]
@@ -54,9 +55,10 @@ impl TakenSquare {
     }
 }
 
-/// The eight neighbours of a square during a step, in the order `N .. NW`;
-/// `None` is a wall.
-pub type Neighbourhood<'a> = [Option<&'a TakenSquare>; 8];
+/// Which of a square's eight neighbours (`N .. NW`) are squares rather than
+/// walls: all a square needs to know of its neighbours to resolve its
+/// robots' commands.
+pub type Openings = [bool; 8];
 
 /// Where a robot of the new square came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,18 +116,18 @@ pub struct ResolvedSquare {
 }
 
 impl ResolvedSquare {
-    /// Steps 2 to 6 for one square.
-    pub fn resolve(here: &TakenSquare, around: &Neighbourhood<'_>) -> ResolvedSquare {
-        let conflicts = conflicts::Conflicts::new(here);
+    /// Steps 2 to 6 for one square, given which neighbours are open and the
+    /// robots that enter it.
+    pub fn resolve(here: TakenSquare, open: &Openings, arrivals: Vec<Arrival>) -> ResolvedSquare {
+        let conflicts = conflicts::Conflicts::new(&here);
         let local_actions: Vec<Action> = (0..here.robots.len())
-            .map(|i| resolve::resolve(here, around, &conflicts, i))
+            .map(|i| resolve::resolve(&here, open, &conflicts, i))
             .collect();
         let survived = survivors(&local_actions);
-        let veterans = inventory::veterans(here, &conflicts, &local_actions);
-        let (unaffected, dropped) = inventory::remaining_items(here, &local_actions);
+        let (unaffected, dropped) = inventory::remaining_items(&here, &local_actions);
+        let TakenSquare { robots, intents, items } = here;
+        let veterans = inventory::veterans(robots, &items, &conflicts, &local_actions);
         let fallen = inventory::fallen(&veterans, &survived);
-
-        let arrivals = arrivals::arrivals(around);
         let children: Vec<(usize, Robot)> = local_actions
             .iter()
             .enumerate()
@@ -139,9 +141,9 @@ impl ResolvedSquare {
         let mut all_robots = Vec::with_capacity(total);
         let mut all_actions = local_actions.clone();
         let mut origins = Vec::with_capacity(total);
-        let mut commands = here.intents.clone();
+        let mut commands = intents;
+        origins.extend((0..veterans.len()).map(Origin::Stayed));
         all_robots.extend(veterans);
-        origins.extend((0..here.robots.len()).map(Origin::Stayed));
         for arrival in arrivals {
             all_robots.push(arrival.robot);
             all_actions.push(Action::MovedIn(arrival.from));
@@ -149,7 +151,7 @@ impl ResolvedSquare {
                 from: arrival.from,
                 index: arrival.index,
             });
-            commands.push(Some(arrival.command));
+            commands.push(Some(Command::Move(arrival.from.opposite())));
         }
         for (builder, child) in children {
             all_robots.push(child);
@@ -286,14 +288,14 @@ impl SettledSquare {
 }
 
 /// The whole step for one square: the report's `step`.
-pub fn step(here: &TakenSquare, around: &Neighbourhood<'_>) -> (Square, Vec<RobotStep>) {
-    ResolvedSquare::resolve(here, around).settle().run()
+pub fn step(here: TakenSquare, open: &Openings, arrivals: Vec<Arrival>) -> (Square, Vec<RobotStep>) {
+    ResolvedSquare::resolve(here, open, arrivals).settle().run()
 }
 
 /// Whether a command moves the robot out: the report's `fled`, which relies
 /// on moves into non-wall cells always succeeding.
-fn fled(intent: Option<&Command>, around: &Neighbourhood<'_>) -> bool {
-    matches!(intent, Some(Command::Move(d)) if around[d.index()].is_some())
+fn fled(intent: Option<&Command>, open: &Openings) -> bool {
+    matches!(intent, Some(Command::Move(d)) if open[d.index()])
 }
 
 /// Bounds-checked list access with the report's `Int` indices (`!!?`).

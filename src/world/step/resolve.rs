@@ -1,12 +1,12 @@
 //! The report's `resolve`: from a robot's command to the action it takes.
 
 use super::conflicts::Conflicts;
-use super::{Neighbourhood, TakenSquare, fled, nth};
+use super::{Openings, TakenSquare, fled, nth};
 use crate::world::item::construct;
 use crate::world::{Action, Command};
 
 /// The action of the robot at `index` of a square.
-pub fn resolve(here: &TakenSquare, around: &Neighbourhood<'_>, conflicts: &Conflicts, index: usize) -> Action {
+pub fn resolve(here: &TakenSquare, open: &Openings, conflicts: &Conflicts, index: usize) -> Action {
     let robot = &here.robots[index];
     let Some(command) = &here.intents[index] else {
         // Output that does not decode is an invalid command.
@@ -15,7 +15,7 @@ pub fn resolve(here: &TakenSquare, around: &Neighbourhood<'_>, conflicts: &Confl
     match command {
         // A move fails only into a wall.
         Command::Move(d) => {
-            if around[d.index()].is_some() {
+            if open[d.index()] {
                 Action::MovedOut(*d)
             } else {
                 Action::MoveBlocked(*d)
@@ -34,14 +34,14 @@ pub fn resolve(here: &TakenSquare, around: &Neighbourhood<'_>, conflicts: &Confl
         // No such robot: invalid; it moved away: fled; shields: blocked.
         Command::Inspect(i) => match nth(&here.robots, *i) {
             None => Action::Invalid,
-            Some(_) if fled(here.intents[*i as usize].as_ref(), around) => Action::InspectTargetFled(*i),
+            Some(_) if fled(here.intents[*i as usize].as_ref(), open) => Action::InspectTargetFled(*i),
             Some(_) if conflicts.shielded[*i as usize] => Action::InspectBlocked(*i),
             Some(target) => Action::Inspected(*i, target.clone()),
         },
         // Robots can destroy themselves.
         Command::Destroy(i) => match nth(&here.robots, *i) {
             None => Action::Invalid,
-            Some(_) if fled(here.intents[*i as usize].as_ref(), around) => Action::DestroyTargetFled(*i),
+            Some(_) if fled(here.intents[*i as usize].as_ref(), open) => Action::DestroyTargetFled(*i),
             Some(_) if conflicts.shielded[*i as usize] => Action::DestroyBlocked(*i),
             Some(_) => Action::Destroyed(*i),
         },
