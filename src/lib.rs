@@ -4,9 +4,9 @@
 //! [`encoding`] (the Encodable/Decodable classes) <- [`machine`] (the register
 //! machine) <- [`world`] (robots, items, the step function, games, rendering).
 
-pub mod tree;
+pub mod cli;
+pub mod conformance;
 pub mod encoding;
 pub mod machine;
+pub mod tree;
 pub mod world;
-pub mod conformance;
-pub mod cli;

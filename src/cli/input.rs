@@ -14,7 +14,8 @@ pub fn read_text(path: &Path) -> Result<String, Failure> {
             .read_to_string(&mut text)
             .map_err(|e| Failure(format!("<stdin>: {e}")))?;
     } else {
-        text = std::fs::read_to_string(path).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+        text = std::fs::read_to_string(path)
+            .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
     }
     Ok(text)
 }
@@ -22,7 +23,11 @@ pub fn read_text(path: &Path) -> Result<String, Failure> {
 /// Reads a JSON file; errors name the file, line and column.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
     let text = read_text(path)?;
-    let name = if path == Path::new("-") { "<stdin>".into() } else { path.display().to_string() };
+    let name = if path == Path::new("-") {
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
+    };
     serde_json::from_str(&text).map_err(|e| Failure(format!("{name}: {e}")))
 }
 

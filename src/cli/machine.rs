@@ -27,9 +27,15 @@ pub enum Command {
 pub fn run(command: Command) -> Result<ExitCode, Failure> {
     match command {
         Command::Run { file, speed } => {
-            let MachineDocument { speed: file_speed, memory } = read_json(&file)?;
+            let MachineDocument {
+                speed: file_speed,
+                memory,
+            } = read_json(&file)?;
             let speed = speed.or(file_speed).ok_or_else(|| {
-                Failure(format!("{}: no speed: give --speed or a \"speed\" field", file.display()))
+                Failure(format!(
+                    "{}: no speed: give --speed or a \"speed\" field",
+                    file.display()
+                ))
             })?;
             print_json(&Outcome::of_run(speed, memory))?;
             Ok(ExitCode::SUCCESS)
@@ -60,7 +66,10 @@ impl<'de> Visitor<'de> for MachineDocumentVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<MachineDocument, A::Error> {
         let memory = Memory::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-        Ok(MachineDocument { speed: None, memory })
+        Ok(MachineDocument {
+            speed: None,
+            memory,
+        })
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MachineDocument, A::Error> {

@@ -5,8 +5,8 @@ use super::input::{print_json, read_json};
 use crate::conformance::fnv1a;
 use crate::world::render::visualize;
 use crate::world::{GameConfig, World, update};
-use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,7 +44,10 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                 world = update(world);
             }
             if render {
-                print!("{}", visualize(&world, &GameConfig::cargo_by_type(Vec::new())));
+                print!(
+                    "{}",
+                    visualize(&world, &GameConfig::cargo_by_type(Vec::new()))
+                );
             } else if digest {
                 println!("{}", fnv1a(serde_json::to_string(&world)?.as_bytes()));
             } else {
@@ -93,8 +96,11 @@ impl<'de> Visitor<'de> for WorldDocumentVisitor {
         }
         let dims = dims.ok_or_else(|| de::Error::missing_field("dims"))?;
         let cells = cells.ok_or_else(|| de::Error::missing_field("cells"))?;
-        let shape = crate::world::Shape::new(dims, wrap.unwrap_or(true)).map_err(de::Error::custom)?;
-        World::new(shape, cells).map(WorldDocument).map_err(de::Error::custom)
+        let shape =
+            crate::world::Shape::new(dims, wrap.unwrap_or(true)).map_err(de::Error::custom)?;
+        World::new(shape, cells)
+            .map(WorldDocument)
+            .map_err(de::Error::custom)
     }
 }
 

@@ -6,7 +6,9 @@ use crate::encoding::{Decode, Encode};
 use crate::machine::{Instruction, Memory, Outcome, Register};
 use crate::tree::Tree;
 use crate::world::render::{scoreboard, visualize};
-use crate::world::{Action, Color, Command, Direction, Frame, GameConfig, Item, Position, Robot, World, update};
+use crate::world::{
+    Action, Color, Command, Direction, Frame, GameConfig, Item, Position, Robot, World, update,
+};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -36,7 +38,8 @@ fn same<T: Serialize + PartialEq>(what: &str, expected: &T, actual: &T) -> Resul
         return Ok(());
     }
     let json = |v: &T| serde_json::to_value(v).unwrap_or_else(|e| Value::String(format!("<{e}>")));
-    let diff = first_difference(&json(expected), &json(actual)).unwrap_or_else(|| "(same JSON, different values)".into());
+    let diff = first_difference(&json(expected), &json(actual))
+        .unwrap_or_else(|| "(same JSON, different values)".into());
     Err(format!("{what} differs {diff}"))
 }
 
@@ -92,13 +95,21 @@ struct DecodeLine {
     decoded: Value,
 }
 
-fn decoding<T: DeserializeOwned + Decode + Serialize + PartialEq>(kind: &str, tree: &Tree, expected: Value) -> Result<(), String> {
+fn decoding<T: DeserializeOwned + Decode + Serialize + PartialEq>(
+    kind: &str,
+    tree: &Tree,
+    expected: Value,
+) -> Result<(), String> {
     let expected: Option<T> = from_value(kind, expected)?;
     same(&format!("decoded {kind}"), &expected, &T::decode(tree))
 }
 
 fn check_decode(line: &str) -> Result<(), String> {
-    let DecodeLine { kind, tree, decoded } = parse(line)?;
+    let DecodeLine {
+        kind,
+        tree,
+        decoded,
+    } = parse(line)?;
     match kind.as_str() {
         "instruction" => decoding::<Instruction>(&kind, &tree, decoded),
         "command" => decoding::<Command>(&kind, &tree, decoded),
@@ -115,7 +126,11 @@ struct MachineLine {
 }
 
 fn check_machine(line: &str) -> Result<(), String> {
-    let MachineLine { speed, memory, result } = parse(line)?;
+    let MachineLine {
+        speed,
+        memory,
+        result,
+    } = parse(line)?;
     same("result", &result, &Outcome::of_run(speed, memory))
 }
 

@@ -11,7 +11,11 @@ const SHOWN_CHARS: usize = 240;
 pub fn first_difference(expected: &Value, actual: &Value) -> Option<String> {
     let mut path = String::new();
     let (e, a) = descend(expected, actual, &mut path)?;
-    let place = if path.is_empty() { "the top".to_string() } else { path };
+    let place = if path.is_empty() {
+        "the top".to_string()
+    } else {
+        path
+    };
     Some(format!(
         "at {place}:\n  expected: {}\n  actual:   {}",
         shorten(e),
@@ -20,7 +24,11 @@ pub fn first_difference(expected: &Value, actual: &Value) -> Option<String> {
 }
 
 /// Walks down both values while they have the same shape, extending `path`.
-fn descend<'a>(mut e: &'a Value, mut a: &'a Value, path: &mut String) -> Option<(&'a Value, &'a Value)> {
+fn descend<'a>(
+    mut e: &'a Value,
+    mut a: &'a Value,
+    path: &mut String,
+) -> Option<(&'a Value, &'a Value)> {
     loop {
         if e == a {
             return None;

@@ -59,7 +59,10 @@ impl FileKind {
 
     /// The kind a file name stands for (`world.jsonl`, `world.jsonl.gz`).
     pub fn of_file_name(name: &str) -> Option<FileKind> {
-        let stem = name.strip_suffix(".gz").unwrap_or(name).strip_suffix(".jsonl")?;
+        let stem = name
+            .strip_suffix(".gz")
+            .unwrap_or(name)
+            .strip_suffix(".jsonl")?;
         FileKind::ALL.into_iter().find(|k| k.stem() == stem)
     }
 }
@@ -102,7 +105,9 @@ pub enum ConformanceError {
         source: std::io::Error,
     },
     /// The directory holds no vector files.
-    #[error("{0}: no conformance files (ints/encode/decode/machine/world/render .jsonl or .jsonl.gz)")]
+    #[error(
+        "{0}: no conformance files (ints/encode/decode/machine/world/render .jsonl or .jsonl.gz)"
+    )]
     Empty(PathBuf),
 }
 

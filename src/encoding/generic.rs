@@ -65,7 +65,10 @@ impl<T: Encode> Encode for Vec<T> {
 impl<T: Decode> Decode for Vec<T> {
     fn decode(tree: &Tree) -> Option<Self> {
         let mut elements = tree.iter_list();
-        let decoded = elements.by_ref().map(T::decode).collect::<Option<Vec<T>>>()?;
+        let decoded = elements
+            .by_ref()
+            .map(T::decode)
+            .collect::<Option<Vec<T>>>()?;
         // A list spine always ends in Nil, so nothing is left over.
         debug_assert!(elements.rest().is_nil());
         Some(decoded)
@@ -87,7 +90,10 @@ impl<A: Decode, B: Decode> Decode for (A, B) {
 
 impl<A: Encode, B: Encode, C: Encode> Encode for (A, B, C) {
     fn encode(&self) -> Tree {
-        Tree::cons(self.0.encode(), Tree::cons(self.1.encode(), self.2.encode()))
+        Tree::cons(
+            self.0.encode(),
+            Tree::cons(self.1.encode(), self.2.encode()),
+        )
     }
 }
 

@@ -56,7 +56,9 @@ fn magnitude_table() -> Vec<Tree> {
 /// The bit list of a magnitude, least significant bit first.
 pub fn encode_magnitude(n: u64) -> Tree {
     if n < SHARED_MAGNITUDES
-        && let Ok(tree) = MAGNITUDES.try_with(|t| t.get_or_init(|| std::mem::ManuallyDrop::new(magnitude_table()))[n as usize].clone())
+        && let Ok(tree) = MAGNITUDES.try_with(|t| {
+            t.get_or_init(|| std::mem::ManuallyDrop::new(magnitude_table()))[n as usize].clone()
+        })
     {
         return tree;
     }
@@ -72,7 +74,11 @@ pub fn encode_magnitude(n: u64) -> Tree {
 impl Encode for i64 {
     fn encode(&self) -> Tree {
         let magnitude = encode_magnitude(self.unsigned_abs());
-        if *self < 0 { Tree::cons(negative_tag(), magnitude) } else { magnitude }
+        if *self < 0 {
+            Tree::cons(negative_tag(), magnitude)
+        } else {
+            magnitude
+        }
     }
 }
 
@@ -94,7 +100,11 @@ impl Decode for i64 {
             }
         }
         let value = value as i64;
-        Some(if negations == 1 { value.wrapping_neg() } else { value })
+        Some(if negations == 1 {
+            value.wrapping_neg()
+        } else {
+            value
+        })
     }
 }
 

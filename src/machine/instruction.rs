@@ -40,9 +40,7 @@ impl Encode for Instruction {
 impl Decode for Instruction {
     #[inline]
     fn decode(tree: &Tree) -> Option<Self> {
-        let Some(memo) = tree.memo() else {
-            return None;
-        };
+        let memo = tree.memo()?;
         match Memo::read(memo.get()) {
             Memo::Unknown => {
                 let decoded = decode_uncached(tree);
@@ -112,12 +110,17 @@ impl Memo {
             Instruction::Deconstruct(a, b, c) => (2, [a, b, c]),
             Instruction::CopyIfNil(a, b, c) => (3, [a, b, c]),
         };
-        if operands.iter().any(|&x| !(0..=OPERAND_MASK as i64).contains(&x)) {
+        if operands
+            .iter()
+            .any(|&x| !(0..=OPERAND_MASK as i64).contains(&x))
+        {
             return 0;
         }
         operands
             .iter()
             .enumerate()
-            .fold(2 | (tag << 2), |word, (k, &x)| word | ((x as u64) << (4 + k as u32 * OPERAND_BITS)))
+            .fold(2 | (tag << 2), |word, (k, &x)| {
+                word | ((x as u64) << (4 + k as u32 * OPERAND_BITS))
+            })
     }
 }

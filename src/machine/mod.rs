@@ -16,7 +16,9 @@ pub use error::MachineError;
 pub use instruction::Instruction;
 pub use outcome::Outcome;
 pub use register::{Memory, Register, trim};
-pub use run::{NEGATIVE_SPEED_TICKS, RunReport, Tick, execute, run_for, run_machine, tick, tick_budget, wipe};
+pub use run::{
+    NEGATIVE_SPEED_TICKS, RunReport, Tick, execute, run_for, run_machine, tick, tick_budget, wipe,
+};
 
 #[cfg(test)]
 mod tests;

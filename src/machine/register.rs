@@ -29,7 +29,11 @@ impl Register {
 
     /// The report's `forceR`: the tree if it fits the limit, else Nil.
     pub fn force(&mut self, tree: Tree) {
-        self.contents = if tree.fits(self.limit) { tree } else { Tree::NIL };
+        self.contents = if tree.fits(self.limit) {
+            tree
+        } else {
+            Tree::NIL
+        };
     }
 
     /// `forceR` as a new register.
@@ -77,7 +81,9 @@ pub fn trim(limit: i64, tree: &Tree) -> Tree {
             break Tree::NIL;
         }
     };
-    kept.into_iter().rev().fold(tail, |t, front| Tree::cons(front.clone(), t))
+    kept.into_iter()
+        .rev()
+        .fold(tail, |t, front| Tree::cons(front.clone(), t))
 }
 
 /// `encode r = encode (limit r, contents r)`.

@@ -2,7 +2,7 @@
 
 use super::{Instruction, MachineError, Register};
 use crate::encoding::Decode;
-use crate::tree::Tree;
+use crate::tree::{SpineCursor, Tree};
 
 /// The ticks a processor with a negative speed gets per run.
 ///
@@ -15,7 +15,11 @@ pub const NEGATIVE_SPEED_TICKS: u64 = 100_000_000;
 
 /// The number of ticks `runFor speed` may execute.
 pub fn tick_budget(speed: i64) -> u64 {
-    if speed < 0 { NEGATIVE_SPEED_TICKS } else { speed as u64 }
+    if speed < 0 {
+        NEGATIVE_SPEED_TICKS
+    } else {
+        speed as u64
+    }
 }
 
 /// What one tick did.
@@ -45,98 +49,166 @@ fn slot(index: i64, len: usize) -> Result<usize, MachineError> {
     }
 }
 
-/// The report's `getTree`.
-#[inline(always)]
-fn get_tree(memory: &[Register], index: i64) -> Result<&Tree, MachineError> {
-    Ok(&memory[slot(index, memory.len())?].contents)
+/// A memory while it runs: register 0's contents live in a cursor, so that
+/// popping an instruction is a pointer move.
+struct Running<'m> {
+    program: SpineCursor,
+    memory: &'m mut [Register],
 }
 
-/// The report's `setTree`: a checked write.
-#[inline(always)]
-fn set_tree(memory: &mut [Register], index: i64, tree: Tree) -> Result<(), MachineError> {
-    let target = &mut memory[slot(index, memory.len())?];
-    if !tree.fits(target.limit) {
-        return Err(MachineError::OutOfMemory(index));
+impl<'m> Running<'m> {
+    /// Starts running; `memory` must not be empty.
+    fn new(memory: &'m mut [Register]) -> Running<'m> {
+        let program = SpineCursor::new(std::mem::take(&mut memory[0].contents));
+        Running { program, memory }
     }
-    target.contents = tree;
-    Ok(())
+
+    /// Puts register 0's contents back.
+    fn stop(self) {
+        self.memory[0].contents = self.program.into_current();
+    }
+
+    /// The report's `getTree`.
+    #[inline(always)]
+    fn get(&self, index: i64) -> Result<&Tree, MachineError> {
+        match slot(index, self.memory.len())? {
+            0 => Ok(self.program.current()),
+            i => Ok(&self.memory[i].contents),
+        }
+    }
+
+    /// The report's `setTree`: a checked write.
+    #[inline(always)]
+    fn set(&mut self, index: i64, tree: Tree) -> Result<(), MachineError> {
+        let i = slot(index, self.memory.len())?;
+        if !tree.fits(self.memory[i].limit) {
+            return Err(MachineError::OutOfMemory(index));
+        }
+        if i == 0 {
+            self.program.reset(tree);
+        } else {
+            self.memory[i].contents = tree;
+        }
+        Ok(())
+    }
+
+    /// Pops the next instruction off register 0, or `None` when the program
+    /// is Nil.
+    #[inline(always)]
+    fn fetch(&mut self) -> Result<Option<Instruction>, MachineError> {
+        let Some(head) = self.program.current().front() else {
+            return Ok(None);
+        };
+        let Some(instruction) = Instruction::decode(head) else {
+            return Err(MachineError::BadInstruction(self.program.current().clone()));
+        };
+        // Register 0 holds the rest of the program before the instruction
+        // runs (no limit check: the rest is smaller than what was there).
+        self.program.advance();
+        Ok(Some(instruction))
+    }
+
+    /// The report's `execute`.
+    #[inline(always)]
+    fn execute(&mut self, instruction: Instruction) -> Result<(), MachineError> {
+        match instruction {
+            Instruction::Nilify(tgt) => self.set(tgt, Tree::NIL),
+            Instruction::Construct(fnt, bck, tgt) => {
+                let front = self.get(fnt)?.clone();
+                let back = self.get(bck)?.clone();
+                self.set(tgt, Tree::cons(front, back))
+            }
+            Instruction::Deconstruct(src, fnt, bck) => {
+                let Some((front, back)) = self.get(src)?.split() else {
+                    return Err(MachineError::DeconstructNil(src));
+                };
+                let (front, back) = (front.clone(), back.clone());
+                // Front first, then back: with fnt == bck the back wins.
+                self.set(fnt, front)?;
+                self.set(bck, back)
+            }
+            Instruction::CopyIfNil(tst, src, tgt) => {
+                // With a non-Nil test, src and tgt are not even checked.
+                if self.get(tst)?.is_nil() {
+                    let source = self.get(src)?.clone();
+                    self.set(tgt, source)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// Up to `budget` ticks.
+    #[inline(always)]
+    fn run(&mut self, budget: u64) -> Result<RunReport, MachineError> {
+        let mut ticks = 0;
+        while ticks < budget {
+            let Some(instruction) = self.fetch()? else {
+                return Ok(RunReport {
+                    ticks,
+                    halted: true,
+                });
+            };
+            self.execute(instruction)?;
+            ticks += 1;
+        }
+        Ok(RunReport {
+            ticks,
+            halted: false,
+        })
+    }
 }
 
 /// The report's `execute`, in place. On error the memory may be partly
 /// written; callers discard it (the run fails and the robot is wiped).
-#[inline(always)]
 pub fn execute(instruction: Instruction, memory: &mut [Register]) -> Result<(), MachineError> {
-    match instruction {
-        Instruction::Nilify(tgt) => set_tree(memory, tgt, Tree::NIL),
-        Instruction::Construct(fnt, bck, tgt) => {
-            let front = get_tree(memory, fnt)?.clone();
-            let back = get_tree(memory, bck)?.clone();
-            set_tree(memory, tgt, Tree::cons(front, back))
-        }
-        Instruction::Deconstruct(src, fnt, bck) => {
-            let Some((front, back)) = get_tree(memory, src)?.split() else {
-                return Err(MachineError::DeconstructNil(src));
-            };
-            let (front, back) = (front.clone(), back.clone());
-            // Front first, then back: with fnt == bck the back wins.
-            set_tree(memory, fnt, front)?;
-            set_tree(memory, bck, back)
-        }
-        Instruction::CopyIfNil(tst, src, tgt) => {
-            // With a non-Nil test, src and tgt are not even checked.
-            if get_tree(memory, tst)?.is_nil() {
-                let source = get_tree(memory, src)?.clone();
-                set_tree(memory, tgt, source)
-            } else {
-                Ok(())
-            }
-        }
+    if memory.is_empty() {
+        // Every instruction names at least one register.
+        let index = match instruction {
+            Instruction::Nilify(t) => t,
+            Instruction::Construct(a, ..)
+            | Instruction::Deconstruct(a, ..)
+            | Instruction::CopyIfNil(a, ..) => a,
+        };
+        return Err(MachineError::NoSuchRegister(index));
     }
-}
-
-/// Pops the next instruction off register 0, or `None` when the machine
-/// halts (empty memory or Nil program).
-#[inline(always)]
-fn fetch(memory: &mut [Register]) -> Result<Option<Instruction>, MachineError> {
-    let Some(program) = memory.first_mut() else {
-        return Ok(None);
-    };
-    let Some((head, rest)) = program.contents.split() else {
-        return Ok(None);
-    };
-    let Some(instruction) = Instruction::decode(head) else {
-        return Err(MachineError::BadInstruction(program.contents.clone()));
-    };
-    // Register 0 holds the rest of the program before the instruction runs
-    // (no limit check: the rest is smaller than what was there).
-    program.contents = rest.clone();
-    Ok(Some(instruction))
+    let mut running = Running::new(memory);
+    let result = running.execute(instruction);
+    running.stop();
+    result
 }
 
 /// One tick of `runFor`: pop the next instruction off register 0 and run it.
 pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
-    match fetch(memory)? {
-        None => Ok(Tick::Halted),
-        Some(instruction) => {
-            execute(instruction, memory)?;
-            Ok(Tick::Executed(instruction))
-        }
+    if memory.is_empty() {
+        return Ok(Tick::Halted);
     }
+    let mut running = Running::new(memory);
+    let result = running.fetch().and_then(|fetched| match fetched {
+        None => Ok(Tick::Halted),
+        Some(instruction) => running
+            .execute(instruction)
+            .map(|()| Tick::Executed(instruction)),
+    });
+    running.stop();
+    result
 }
 
 /// The report's `runFor`: at most `speed` ticks (see [`tick_budget`] for
 /// negative speeds), stopping early on a Nil program.
 pub fn run_for(speed: i64, memory: &mut [Register]) -> Result<RunReport, MachineError> {
     let budget = tick_budget(speed);
-    let mut ticks = 0;
-    while ticks < budget {
-        let Some(instruction) = fetch(memory)? else {
-            return Ok(RunReport { ticks, halted: true });
-        };
-        execute(instruction, memory)?;
-        ticks += 1;
+    if memory.is_empty() || budget == 0 {
+        return Ok(RunReport {
+            ticks: 0,
+            halted: memory.is_empty() && budget > 0,
+        });
     }
-    Ok(RunReport { ticks, halted: false })
+    let mut running = Running::new(memory);
+    let result = running.run(budget);
+    running.stop();
+    result
 }
 
 /// The report's `runMachine`: `runFor`, and on error every register is wiped

@@ -7,7 +7,10 @@ fn program(instructions: &[Instruction]) -> Tree {
 }
 
 fn memory(limits: &[i64]) -> Memory {
-    limits.iter().map(|&l| Register::new(l, Tree::NIL)).collect()
+    limits
+        .iter()
+        .map(|&l| Register::new(l, Tree::NIL))
+        .collect()
 }
 
 #[test]
@@ -35,7 +38,13 @@ fn program_register_holds_the_rest_while_an_instruction_runs() {
     let mut m = memory(&[100, 0, 0, 100]);
     m[0].contents = program(&[Instruction::CopyIfNil(1, 0, 3), Instruction::Nilify(2)]);
     let report = run_for(10, &mut m).unwrap();
-    assert_eq!(report, RunReport { ticks: 2, halted: true });
+    assert_eq!(
+        report,
+        RunReport {
+            ticks: 2,
+            halted: true
+        }
+    );
     assert_eq!(m[3].contents, program(&[Instruction::Nilify(2)]));
 }
 
@@ -72,7 +81,10 @@ fn bad_instruction_carries_the_program() {
     let junk = (7i64, Tree::NIL).encode();
     m[0].contents = Tree::cons(junk.clone(), Tree::NIL);
     let err = run_machine(5, &mut m).unwrap_err();
-    assert_eq!(err, MachineError::BadInstruction(Tree::cons(junk, Tree::NIL)));
+    assert_eq!(
+        err,
+        MachineError::BadInstruction(Tree::cons(junk, Tree::NIL))
+    );
     assert!(m[0].contents.is_nil());
     assert_eq!(m[0].limit, 100);
 }
@@ -81,15 +93,33 @@ fn bad_instruction_carries_the_program() {
 fn speed_zero_and_empty_memory() {
     let mut m = memory(&[100, 0]);
     m[0].contents = program(&[Instruction::Nilify(7)]);
-    assert_eq!(run_for(0, &mut m), Ok(RunReport { ticks: 0, halted: false }));
-    assert_eq!(run_for(5, &mut []), Ok(RunReport { ticks: 0, halted: true }));
+    assert_eq!(
+        run_for(0, &mut m),
+        Ok(RunReport {
+            ticks: 0,
+            halted: false
+        })
+    );
+    assert_eq!(
+        run_for(5, &mut []),
+        Ok(RunReport {
+            ticks: 0,
+            halted: true
+        })
+    );
 }
 
 #[test]
 fn negative_speed_runs_to_the_halt() {
     let mut m = memory(&[100, 0, 0]);
     m[0].contents = program(&[Instruction::Nilify(2); 7]);
-    assert_eq!(run_for(-1, &mut m), Ok(RunReport { ticks: 7, halted: true }));
+    assert_eq!(
+        run_for(-1, &mut m),
+        Ok(RunReport {
+            ticks: 7,
+            halted: true
+        })
+    );
 }
 
 #[test]

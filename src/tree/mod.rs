@@ -15,11 +15,13 @@
 //! printing and parsing all use explicit stacks, so a 10^7-deep spine is as
 //! safe as a short one.
 
+mod cursor;
 mod equality;
 mod node;
 mod serde;
 mod text;
 
+pub use cursor::SpineCursor;
 pub use text::{ParseTreeError, ReadableTree};
 
 use node::Node;

@@ -94,7 +94,11 @@ impl Pool {
         unsafe {
             let first = (*slab).nodes.as_mut_ptr().cast::<Node>();
             for k in 0..SLAB_NODES {
-                let next = if k + 1 < SLAB_NODES { first.add(k + 1) } else { self.free.get() };
+                let next = if k + 1 < SLAB_NODES {
+                    first.add(k + 1)
+                } else {
+                    self.free.get()
+                };
                 ptr::addr_of_mut!((*first.add(k)).size).write(next as usize as u64);
             }
             self.free.set(first);

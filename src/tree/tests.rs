@@ -50,7 +50,10 @@ fn readable_form() {
         assert_eq!(Tree::from_readable(s).unwrap().readable().to_string(), s);
     }
     assert_eq!(Tree::from_readable("[[] | [[]]]").unwrap(), bits("10100"));
-    assert_eq!(Tree::from_readable(" [ [ ] , [ ] ] ").unwrap(), bits("10100"));
+    assert_eq!(
+        Tree::from_readable(" [ [ ] , [ ] ] ").unwrap(),
+        bits("10100")
+    );
     assert!(Tree::from_readable("[[]").is_err());
     assert!(Tree::from_readable("[] []").is_err());
     assert!(Tree::from_readable("[a]").is_err());

@@ -70,7 +70,10 @@ impl Tree {
         let mut builder = PreorderBuilder::default();
         for (offset, byte) in text.bytes().enumerate() {
             if builder.done.is_some() {
-                return Err(ParseTreeError::new(offset, "text continues after a complete tree"));
+                return Err(ParseTreeError::new(
+                    offset,
+                    "text continues after a complete tree",
+                ));
             }
             match byte {
                 b'1' => builder.open_cons(),
@@ -86,7 +89,10 @@ impl Tree {
         builder.done.ok_or_else(|| {
             ParseTreeError::new(
                 text.len(),
-                format!("tree ends early: {} conses still need children", builder.open.len()),
+                format!(
+                    "tree ends early: {} conses still need children",
+                    builder.open.len()
+                ),
             )
         })
     }
@@ -133,7 +139,10 @@ impl Tree {
 
     /// A value that displays the readable form of this tree.
     pub fn readable(&self) -> ReadableTree<'_> {
-        ReadableTree { tree: self, max_chars: None }
+        ReadableTree {
+            tree: self,
+            max_chars: None,
+        }
     }
 }
 
@@ -158,7 +167,9 @@ pub(super) fn bits_prefix(tree: &Tree, max: usize) -> String {
 }
 
 fn char_at(text: &str, offset: usize) -> char {
-    text.get(offset..).and_then(|s| s.chars().next()).unwrap_or('\u{FFFD}')
+    text.get(offset..)
+        .and_then(|s| s.chars().next())
+        .unwrap_or('\u{FFFD}')
 }
 
 /// Displays a tree in the readable list form, optionally cut short with `…`.
@@ -205,7 +216,10 @@ impl fmt::Display for ReadableTree<'_> {
                     return Ok(());
                 }
                 if t.is_cons() {
-                    stack.push(ShownList { rest: t, first: true });
+                    stack.push(ShownList {
+                        rest: t,
+                        first: true,
+                    });
                 }
             }
             let Some(ShownList { rest, first }) = stack.pop() else {
@@ -214,7 +228,10 @@ impl fmt::Display for ReadableTree<'_> {
             let piece = match rest.split() {
                 None => "]",
                 Some((head, tail)) => {
-                    stack.push(ShownList { rest: tail, first: false });
+                    stack.push(ShownList {
+                        rest: tail,
+                        first: false,
+                    });
                     next = Some(head);
                     if first { "" } else { ", " }
                 }
@@ -281,7 +298,12 @@ impl<'a> ReadableParser<'a> {
                         continue;
                     }
                 }
-                Some(_) => return Err(self.error(format!("expected '[', found {:?}", char_at(self.text, self.pos)))),
+                Some(_) => {
+                    return Err(self.error(format!(
+                        "expected '[', found {:?}",
+                        char_at(self.text, self.pos)
+                    )));
+                }
                 None => return Err(self.error("expected '[', found the end of the text")),
             }
             // A complete tree was read: hand it to its enclosing list(s).
@@ -313,9 +335,15 @@ impl<'a> ReadableParser<'a> {
                         self.pos += 1;
                         let list = open.pop().expect("checked above");
                         let tail = list.tail.unwrap_or_default();
-                        done = list.elements.into_iter().rev().fold(tail, |t, h| Tree::cons(h, t));
+                        done = list
+                            .elements
+                            .into_iter()
+                            .rev()
+                            .fold(tail, |t, h| Tree::cons(h, t));
                     }
-                    _ if list.tail.is_some() => return Err(self.error("expected ']' after the tail of a list")),
+                    _ if list.tail.is_some() => {
+                        return Err(self.error("expected ']' after the tail of a list"));
+                    }
                     _ => return Err(self.error("expected ',', '|' or ']'")),
                 }
             }

@@ -45,7 +45,9 @@ impl Direction {
 
     /// `toEnum` for indices 0..8.
     pub fn from_index(index: i64) -> Option<Direction> {
-        usize::try_from(index).ok().and_then(|i| Direction::ALL.get(i).copied())
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| Direction::ALL.get(i).copied())
     }
 
     /// The report's `opposite`: four steps around the compass.

@@ -37,14 +37,19 @@ impl GameConfig {
     /// The report's `points`: the value of a robot's inventory (summed with
     /// GHC's wrapping `Int`).
     pub fn points(&self, robot: &Robot) -> i64 {
-        robot.inventory.iter().fold(0i64, |sum, i| sum.wrapping_add(self.value(i)))
+        robot
+            .inventory
+            .iter()
+            .fold(0i64, |sum, i| sum.wrapping_add(self.value(i)))
     }
 
     /// The report's `score`: the points of every robot in a square (0 for a
     /// wall). Positions wrap.
     pub fn score(&self, world: &World, p: Position) -> i64 {
         world.at(p).as_ref().map_or(0, |sq| {
-            sq.robots.iter().fold(0i64, |sum, r| sum.wrapping_add(self.points(r)))
+            sq.robots
+                .iter()
+                .fold(0i64, |sum, r| sum.wrapping_add(self.points(r)))
         })
     }
 }

@@ -7,7 +7,6 @@
 use super::{Direction, Item, Robot};
 use serde::{Deserialize, Serialize};
 
-
 /// A cell: a square, or `None` for a wall.
 pub type Cell = Option<Square>;
 

@@ -116,7 +116,10 @@ impl Item {
 
     /// `isPart`: a frame, processor or register.
     pub fn is_part(&self) -> bool {
-        matches!(self, Item::RegisterPart(_) | Item::ProcessorPart(_) | Item::FramePart(_))
+        matches!(
+            self,
+            Item::RegisterPart(_) | Item::ProcessorPart(_) | Item::FramePart(_)
+        )
     }
 
     /// `isShield`.
@@ -181,6 +184,11 @@ pub fn shatter(robot: &Robot) -> Vec<Item> {
     let mut parts = Vec::with_capacity(robot.memory.len() + 2);
     parts.push(Item::FramePart(robot.frame));
     parts.push(Item::ProcessorPart(robot.processor));
-    parts.extend(robot.memory.iter().map(|r| Item::RegisterPart(r.forced(Tree::NIL))));
+    parts.extend(
+        robot
+            .memory
+            .iter()
+            .map(|r| Item::RegisterPart(r.forced(Tree::NIL))),
+    );
     parts
 }

@@ -37,7 +37,11 @@ fn show_value(item: &Item, config: &GameConfig) -> String {
 /// An item's weight: `99+` over 99, else `Ng` (negative weights as they are).
 fn show_weight(item: &Item) -> String {
     let w = item.weight();
-    if w > 99 { "99+".to_string() } else { format!("{w}g") }
+    if w > 99 {
+        "99+".to_string()
+    } else {
+        format!("{w}g")
+    }
 }
 
 /// Items by value, most valuable first (stable).
@@ -48,12 +52,20 @@ fn items_by_value<'a>(square: &'a Square, config: &GameConfig) -> Vec<&'a Item> 
 }
 
 fn cell_values(square: &Square, config: &GameConfig) -> String {
-    let shown: Vec<String> = items_by_value(square, config).iter().take(3).map(|i| show_value(i, config)).collect();
+    let shown: Vec<String> = items_by_value(square, config)
+        .iter()
+        .take(3)
+        .map(|i| show_value(i, config))
+        .collect();
     two_of(&shown)
 }
 
 fn cell_weights(square: &Square, config: &GameConfig) -> String {
-    let shown: Vec<String> = items_by_value(square, config).iter().take(3).map(|i| show_weight(i)).collect();
+    let shown: Vec<String> = items_by_value(square, config)
+        .iter()
+        .take(3)
+        .map(|i| show_weight(i))
+        .collect();
     two_of(&shown)
 }
 
@@ -61,12 +73,19 @@ fn cell_weights(square: &Square, config: &GameConfig) -> String {
 fn cell_robots(square: &Square) -> String {
     let mut robots: Vec<&Robot> = square.robots.iter().collect();
     robots.sort_by_key(|r| r.frame.color);
-    let shown: Vec<String> = robots.iter().take(3).map(|r| r.frame.color.code().to_string()).collect();
+    let shown: Vec<String> = robots
+        .iter()
+        .take(3)
+        .map(|r| r.frame.color.code().to_string())
+        .collect();
     two_of(&shown)
 }
 
 fn show_cells(cells: &[&Cell], show: impl Fn(&Square) -> String) -> String {
-    let strs: Vec<String> = cells.iter().map(|c| c.as_ref().map_or(WALL.to_string(), &show)).collect();
+    let strs: Vec<String> = cells
+        .iter()
+        .map(|c| c.as_ref().map_or(WALL.to_string(), &show))
+        .collect();
     format!("|{}|\n", strs.join("|"))
 }
 
@@ -81,7 +100,10 @@ pub fn visualize(world: &World, config: &GameConfig) -> String {
     for row in rows {
         // Short rows are padded with walls, as `pad` does.
         let wall: Cell = None;
-        let cells: Vec<&Cell> = row.iter().chain(std::iter::repeat_n(&wall, max_len - row.len())).collect();
+        let cells: Vec<&Cell> = row
+            .iter()
+            .chain(std::iter::repeat_n(&wall, max_len - row.len()))
+            .collect();
         out.push_str(&line);
         out.push_str(&show_cells(&cells, |sq| cell_values(sq, config)));
         out.push_str(&show_cells(&cells, |sq| cell_weights(sq, config)));
@@ -97,15 +119,18 @@ pub fn visualize(world: &World, config: &GameConfig) -> String {
 /// As in the report, a position listed twice names its first player both
 /// times.
 pub fn scoreboard(world: &World, config: &GameConfig) -> String {
-    let mut ranked: Vec<(Position, i64)> = config.players.iter().map(|(p, _)| (*p, config.score(world, *p))).collect();
+    let mut ranked: Vec<(Position, i64)> = config
+        .players
+        .iter()
+        .map(|(p, _)| (*p, config.score(world, *p)))
+        .collect();
     ranked.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
     let mut out = String::new();
     for (p, total) in ranked {
-        let name = config
-            .players
-            .iter()
-            .find(|(q, _)| *q == p)
-            .map_or_else(|| format!("Player at ({},{})", p.0, p.1), |(_, n)| n.clone());
+        let name = config.players.iter().find(|(q, _)| *q == p).map_or_else(
+            || format!("Player at ({},{})", p.0, p.1),
+            |(_, n)| n.clone(),
+        );
         let header = format!("{name} ${total}");
         out.push_str(&header);
         out.push('\n');
@@ -114,7 +139,11 @@ pub fn scoreboard(world: &World, config: &GameConfig) -> String {
         match world.at(p) {
             Some(sq) if !sq.robots.is_empty() => {
                 for r in &sq.robots {
-                    out.push_str(&format!("  {} robot: ${}\n", r.frame.color.code(), config.points(r)));
+                    out.push_str(&format!(
+                        "  {} robot: ${}\n",
+                        r.frame.color.code(),
+                        config.points(r)
+                    ));
                 }
             }
             _ => out.push_str("  No robots in square.\n"),

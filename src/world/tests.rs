@@ -33,7 +33,10 @@ fn one_square(robots: Vec<Robot>, items: Vec<Item>) -> World {
 
 fn actions_at(world: World, cell: usize) -> (World, Vec<Action>) {
     let (next, report) = update_reported(world);
-    let actions = report.cells[cell].iter().map(|s| s.action.clone()).collect();
+    let actions = report.cells[cell]
+        .iter()
+        .map(|s| s.action.clone())
+        .collect();
     (next, actions)
 }
 
@@ -54,14 +57,23 @@ fn register_part() -> Item {
 
 #[test]
 fn lone_lift_of_item_one_is_invalid() {
-    let world = one_square(vec![robot(10, Command::Lift(1), vec![])], vec![Item::Cargo(1, 1), Item::Cargo(2, 1)]);
+    let world = one_square(
+        vec![robot(10, Command::Lift(1), vec![])],
+        vec![Item::Cargo(1, 1), Item::Cargo(2, 1)],
+    );
     let (_, actions) = actions_at(world, 4);
     assert_eq!(actions, vec![Action::Invalid]);
 }
 
 #[test]
 fn lifted_past_the_end_of_the_items_lifts_nothing() {
-    let items = vec![frame_part(), processor_part(), register_part(), frame_part(), processor_part()];
+    let items = vec![
+        frame_part(),
+        processor_part(),
+        register_part(),
+        frame_part(),
+        processor_part(),
+    ];
     let robots = vec![
         robot(1000, Command::Build(vec![2, 2, 0, 1], vec![]), vec![]),
         robot(1000, Command::Build(vec![3, 4], vec![]), vec![]),
@@ -82,7 +94,10 @@ fn remove_indices_is_a_right_fold() {
     // Two robots lift items 1 and 0 in that order: [1, 0] removes the
     // original items 0 and 2 (request-order targets make both valid).
     let items = vec![Item::Cargo(10, 1), Item::Cargo(11, 1), Item::Cargo(12, 1)];
-    let robots = vec![robot(10, Command::Lift(1), vec![]), robot(10, Command::Lift(0), vec![])];
+    let robots = vec![
+        robot(10, Command::Lift(1), vec![]),
+        robot(10, Command::Lift(0), vec![]),
+    ];
     let (next, actions) = actions_at(one_square(robots, items), 4);
     assert_eq!(actions, vec![Action::Lifted(1), Action::Lifted(0)]);
     let square = next.cells[4].as_ref().unwrap();
@@ -100,7 +115,11 @@ fn a_tie_of_attacks_and_shields_blocks() {
     let (next, actions) = actions_at(one_square(robots, vec![]), 4);
     assert_eq!(actions, vec![Action::Passed, Action::DestroyBlocked(0)]);
     // The blocking shield is used up.
-    assert!(next.cells[4].as_ref().unwrap().robots[0].inventory.is_empty());
+    assert!(
+        next.cells[4].as_ref().unwrap().robots[0]
+            .inventory
+            .is_empty()
+    );
 }
 
 #[test]
@@ -110,7 +129,10 @@ fn a_dropped_shield_can_block_and_fall() {
         robot(10, Command::Inspect(0), vec![]),
     ];
     let (next, actions) = actions_at(one_square(robots, vec![]), 4);
-    assert_eq!(actions, vec![Action::Dropped(Item::Shield), Action::InspectBlocked(0)]);
+    assert_eq!(
+        actions,
+        vec![Action::Dropped(Item::Shield), Action::InspectBlocked(0)]
+    );
     let square = next.cells[4].as_ref().unwrap();
     assert!(square.robots[0].inventory.is_empty());
     assert_eq!(square.items, vec![Item::Shield]);
@@ -133,7 +155,11 @@ fn destroyed_robots_fall_apart() {
     // (including what it lifted this step) without shields.
     assert!(matches!(kinds[0], Item::FramePart(_)));
     assert!(matches!(kinds[1], Item::ProcessorPart(_)));
-    assert!(kinds[2..5].iter().all(|i| matches!(i, Item::RegisterPart(r) if r.contents.is_nil())));
+    assert!(
+        kinds[2..5]
+            .iter()
+            .all(|i| matches!(i, Item::RegisterPart(r) if r.contents.is_nil()))
+    );
     assert_eq!(kinds[5..], [&Item::Cargo(7, 1), &Item::Cargo(3, 1)]);
 }
 
@@ -166,18 +192,31 @@ fn a_one_wide_grid_is_its_own_neighbour() {
     assert_eq!(robots.list_len(), 2);
     assert_eq!(
         actions,
-        vec![Action::MovedOut(Direction::E), Action::MovedIn(Direction::W)].encode()
+        vec![
+            Action::MovedOut(Direction::E),
+            Action::MovedIn(Direction::W)
+        ]
+        .encode()
     );
 }
 
 #[test]
 fn bounded_grids_have_walls_past_the_edge() {
     let shape = Shape::new((2, 1), false).unwrap();
-    let square = |c| Some(Square {
-        robots: vec![robot(10, c, vec![])],
-        items: vec![],
-    });
-    let world = World::new(shape, vec![square(Command::Move(Direction::W)), square(Command::Move(Direction::W))]).unwrap();
+    let square = |c| {
+        Some(Square {
+            robots: vec![robot(10, c, vec![])],
+            items: vec![],
+        })
+    };
+    let world = World::new(
+        shape,
+        vec![
+            square(Command::Move(Direction::W)),
+            square(Command::Move(Direction::W)),
+        ],
+    )
+    .unwrap();
     let (next, report) = update_reported(world);
     assert_eq!(report.cells[0][0].action, Action::MoveBlocked(Direction::W));
     assert_eq!(report.cells[0][1].action, Action::MovedIn(Direction::E));
@@ -198,7 +237,11 @@ fn children_come_from_their_builder_and_run_at_once() {
     ];
     let limits = [100, 100, 100, 100];
     let mut items = vec![frame_part(), processor_part()];
-    items.extend(limits.iter().map(|&l| Item::RegisterPart(Register::new(l, Tree::NIL))));
+    items.extend(
+        limits
+            .iter()
+            .map(|&l| Item::RegisterPart(Register::new(l, Tree::NIL))),
+    );
     let builder = robot(10, Command::Build((0..6).collect(), m), vec![]);
     let (next, report) = update_reported(one_square(vec![builder], items));
     let steps = &report.cells[4];
@@ -214,16 +257,25 @@ fn machine_errors_are_reported_and_wipe_the_robot() {
     let mut r = robot(10, Command::Pass, vec![]);
     r.memory[0] = Register::new(100, vec![Instruction::Deconstruct(0, 1, 1)].encode());
     let (next, report) = update_reported(one_square(vec![r], vec![]));
-    assert_eq!(report.cells[4][0].run, Err(crate::machine::MachineError::DeconstructNil(0)));
+    assert_eq!(
+        report.cells[4][0].run,
+        Err(crate::machine::MachineError::DeconstructNil(0))
+    );
     let wiped = &next.cells[4].as_ref().unwrap().robots[0];
     assert!(wiped.memory.iter().all(|r| r.contents.is_nil()));
 }
 
 #[test]
 fn worlds_are_checked_when_built() {
-    assert!(matches!(Shape::new((0, 3), true), Err(WorldError::BadDimensions(0, 3))));
+    assert!(matches!(
+        Shape::new((0, 3), true),
+        Err(WorldError::BadDimensions(0, 3))
+    ));
     let shape = Shape::new((2, 2), true).unwrap();
-    assert!(matches!(World::new(shape, vec![None; 3]), Err(WorldError::WrongCellCount { .. })));
+    assert!(matches!(
+        World::new(shape, vec![None; 3]),
+        Err(WorldError::WrongCellCount { .. })
+    ));
     let text = r#"{"dims":[2,1],"cells":[null]}"#;
     let err = serde_json::from_str::<World>(text).unwrap_err().to_string();
     assert!(err.contains("needs 2 cells"), "{err}");

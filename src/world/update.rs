@@ -1,7 +1,7 @@
 //! The report's `update`: one step of the whole grid.
 
-use super::step::{Departure, Openings, RobotStep, TakenSquare, arrivals, departures, step};
 use super::World;
+use super::step::{Departure, Openings, RobotStep, TakenSquare, arrivals, departures, step};
 
 /// What happened in one step, cell by cell: for every robot of the new
 /// world, where it came from, its command and action, and how its machine
@@ -23,8 +23,12 @@ pub fn update(world: World) -> World {
 /// are listed, and then each square is stepped with the robots that enter it.
 pub fn update_reported(world: World) -> (World, StepReport) {
     let (shape, cells) = world.into_parts();
-    let taken: Vec<Option<TakenSquare>> = cells.into_iter().map(|c| c.map(TakenSquare::take)).collect();
-    let neighbours: Vec<[Option<usize>; 8]> = (0..taken.len()).map(|i| shape.neighbours(i)).collect();
+    let taken: Vec<Option<TakenSquare>> = cells
+        .into_iter()
+        .map(|c| c.map(TakenSquare::take))
+        .collect();
+    let neighbours: Vec<[Option<usize>; 8]> =
+        (0..taken.len()).map(|i| shape.neighbours(i)).collect();
     let openings: Vec<Openings> = neighbours.iter().map(|n| openings(n, &taken)).collect();
     let mut leaving: Vec<Vec<Departure>> = taken
         .iter()

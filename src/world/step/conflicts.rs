@@ -30,7 +30,10 @@ impl Conflicts {
         for &k in &uses {
             demand[k] += 1;
         }
-        let targets = uses.iter().map(|&k| (demand[k] == 1).then_some(k)).collect();
+        let targets = uses
+            .iter()
+            .map(|&k| (demand[k] == 1).then_some(k))
+            .collect();
 
         let mut attacks = vec![0usize; here.robots.len()];
         for intent in here.intents.iter().flatten() {
@@ -58,10 +61,14 @@ impl Conflicts {
 /// valid for the square's item list.
 fn uses(here: &TakenSquare) -> Vec<usize> {
     let items = &here.items;
-    let valid_lifts = here.robots.iter().zip(&here.intents).filter_map(|(r, intent)| match intent {
-        Some(Command::Lift(i)) => is_valid_lift(r, items, *i),
-        _ => None,
-    });
+    let valid_lifts =
+        here.robots
+            .iter()
+            .zip(&here.intents)
+            .filter_map(|(r, intent)| match intent {
+                Some(Command::Lift(i)) => is_valid_lift(r, items, *i),
+                _ => None,
+            });
     let valid_builds = here.intents.iter().filter_map(|intent| match intent {
         Some(Command::Build(is, _)) => valid_build(items, is),
         _ => None,

@@ -19,7 +19,12 @@ use crate::world::{Action, Item, Robot};
 /// The report's code crashes on `Lifted n` past the end of the item list
 /// (`itemsIn sq !! n`), which its request-order item targets make possible.
 /// constree lets such a robot lift nothing.
-pub fn veterans(robots: Vec<Robot>, items: &[Item], conflicts: &Conflicts, actions: &[Action]) -> Vec<Robot> {
+pub fn veterans(
+    robots: Vec<Robot>,
+    items: &[Item],
+    conflicts: &Conflicts,
+    actions: &[Action],
+) -> Vec<Robot> {
     robots
         .into_iter()
         .zip(actions)
@@ -108,7 +113,12 @@ pub fn fallen(veterans: &[Robot], survived: &[Option<bool>]) -> Vec<(Vec<Item>, 
         .zip(survived)
         .filter(|(_, s)| **s == Some(false))
         .map(|(r, _)| {
-            let cargo = r.inventory.iter().filter(|i| !i.is_shield()).cloned().collect();
+            let cargo = r
+                .inventory
+                .iter()
+                .filter(|i| !i.is_shield())
+                .cloned()
+                .collect();
             (shatter(r), cargo)
         })
         .collect()

@@ -125,7 +125,11 @@ impl ResolvedSquare {
             .collect();
         let survived = survivors(&local_actions);
         let (unaffected, dropped) = inventory::remaining_items(&here, &local_actions);
-        let TakenSquare { robots, intents, items } = here;
+        let TakenSquare {
+            robots,
+            intents,
+            items,
+        } = here;
         let veterans = inventory::veterans(robots, &items, &conflicts, &local_actions);
         let fallen = inventory::fallen(&veterans, &survived);
         let children: Vec<(usize, Robot)> = local_actions
@@ -197,7 +201,9 @@ impl ResolvedSquare {
     pub fn settle(self) -> SettledSquare {
         let items = self.new_items();
         let shared = input::SharedInput::new(&self);
-        let keep: Vec<bool> = (0..self.all_robots.len()).map(|i| self.present(i)).collect();
+        let keep: Vec<bool> = (0..self.all_robots.len())
+            .map(|i| self.present(i))
+            .collect();
         let robots = self
             .all_robots
             .into_iter()
@@ -288,7 +294,11 @@ impl SettledSquare {
 }
 
 /// The whole step for one square: the report's `step`.
-pub fn step(here: TakenSquare, open: &Openings, arrivals: Vec<Arrival>) -> (Square, Vec<RobotStep>) {
+pub fn step(
+    here: TakenSquare,
+    open: &Openings,
+    arrivals: Vec<Arrival>,
+) -> (Square, Vec<RobotStep>) {
     ResolvedSquare::resolve(here, open, arrivals).settle().run()
 }
 

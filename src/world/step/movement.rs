@@ -59,7 +59,10 @@ pub fn arrivals(departures: &mut [Vec<Departure>], neighbours: [Option<usize>; 8
     let mut arrivals = Vec::new();
     for (from, neighbour) in Direction::ALL.into_iter().zip(neighbours) {
         let Some(n) = neighbour else { continue };
-        for departure in departures[n].iter_mut().filter(|d| d.toward == from.opposite()) {
+        for departure in departures[n]
+            .iter_mut()
+            .filter(|d| d.toward == from.opposite())
+        {
             if let Some(robot) = departure.robot.take() {
                 arrivals.push(Arrival {
                     robot,

@@ -30,25 +30,35 @@ pub fn resolve(here: &TakenSquare, open: &Openings, conflicts: &Conflicts, index
             Some(Some(_)) => Action::CannotFit(*i),
         },
         // A drop succeeds whenever the robot has the item.
-        Command::Drop(i) => nth(&robot.inventory, *i).map_or(Action::Invalid, |item| Action::Dropped(item.clone())),
+        Command::Drop(i) => {
+            nth(&robot.inventory, *i).map_or(Action::Invalid, |item| Action::Dropped(item.clone()))
+        }
         // No such robot: invalid; it moved away: fled; shields: blocked.
         Command::Inspect(i) => match nth(&here.robots, *i) {
             None => Action::Invalid,
-            Some(_) if fled(here.intents[*i as usize].as_ref(), open) => Action::InspectTargetFled(*i),
+            Some(_) if fled(here.intents[*i as usize].as_ref(), open) => {
+                Action::InspectTargetFled(*i)
+            }
             Some(_) if conflicts.shielded[*i as usize] => Action::InspectBlocked(*i),
             Some(target) => Action::Inspected(*i, target.clone()),
         },
         // Robots can destroy themselves.
         Command::Destroy(i) => match nth(&here.robots, *i) {
             None => Action::Invalid,
-            Some(_) if fled(here.intents[*i as usize].as_ref(), open) => Action::DestroyTargetFled(*i),
+            Some(_) if fled(here.intents[*i as usize].as_ref(), open) => {
+                Action::DestroyTargetFled(*i)
+            }
             Some(_) if conflicts.shielded[*i as usize] => Action::DestroyBlocked(*i),
             Some(_) => Action::Destroyed(*i),
         },
         // Every index must name a target, none contested, and the parts must
         // make a robot; the child's machine is initialised from `m`.
         Command::Build(is, m) => {
-            let Some(parts) = is.iter().map(|&i| nth(&conflicts.targets, i).copied()).collect::<Option<Vec<_>>>() else {
+            let Some(parts) = is
+                .iter()
+                .map(|&i| nth(&conflicts.targets, i).copied())
+                .collect::<Option<Vec<_>>>()
+            else {
                 return Action::Invalid;
             };
             let Some(parts) = parts.into_iter().collect::<Option<Vec<usize>>>() else {

@@ -1,0 +1,147 @@
+//! The command line on good and bad input: exit codes and messages.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn constree(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("constree runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const WORLD: &str = r#"{"dims":[2,1],"cells":[{"robots":[{"frame":{"color":"Red","strength":5},"inventory":[],"processor":{"speed":3},"memory":[{"limit":0,"contents":"0"},{"limit":50,"contents":"0"},{"limit":20,"contents":"1101100110000"}]}],"items":[]},null]}"#;
+
+#[test]
+fn world_step_reads_stdin_and_prints_compact_json() {
+    let out = constree(&["world", "step", "-", "--steps", "0"], WORLD);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{WORLD}\n"));
+    // A world.jsonl line works too: its "world" field is used.
+    let line = format!(r#"{{"world":{WORLD},"steps":[]}}"#);
+    let out = constree(&["world", "step", "-", "--steps", "0"], &line);
+    assert_eq!(text(&out.stdout), format!("{WORLD}\n"));
+}
+
+#[test]
+fn world_step_steps() {
+    let out = constree(&["world", "step", "-", "--steps", "2"], WORLD);
+    assert!(out.status.success());
+    let world: constree::world::World = serde_json::from_slice(&out.stdout).unwrap();
+    let mut expected: constree::world::World = serde_json::from_str(WORLD).unwrap();
+    for _ in 0..2 {
+        expected = constree::world::update(expected);
+    }
+    assert_eq!(world, expected);
+}
+
+#[test]
+fn malformed_worlds_say_where() {
+    let out = constree(
+        &["world", "step", "-"],
+        r#"{"dims":[2,1],"cells":[null, "x"]}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("error: <stdin>:"), "{err}");
+    assert!(err.contains("line 1 column"), "{err}");
+    let out = constree(&["world", "step", "-"], r#"{"dims":[0,1],"cells":[]}"#);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("dimensions must be positive"));
+    let bad_tree = WORLD.replace("1101100110000", "110110011000");
+    let out = constree(&["world", "step", "-"], &bad_tree);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("bad constree"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn missing_files_are_errors() {
+    let out = constree(&["world", "step", "/no/such/file.json"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/no/such/file.json"));
+}
+
+#[test]
+fn machine_run_prints_the_result_object() {
+    // Nilify 2 then stop: speed from the file, or from --speed.
+    let memory = r#"[{"limit":10,"contents":"11010110000"},{"limit":0,"contents":"0"},{"limit":5,"contents":"100"}]"#;
+    let out = constree(&["machine", "run", "-", "--speed", "5"], memory);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"ok\":[{\"limit\":10,\"contents\":\"0\"},{\"limit\":0,\"contents\":\"0\"},{\"limit\":5,\"contents\":\"0\"}]}\n"
+    );
+    let line = format!(r#"{{"speed":0,"memory":{memory},"result":null}}"#);
+    let out = constree(&["machine", "run", "-"], &line);
+    assert!(text(&out.stdout).contains("11010110000"));
+}
+
+#[test]
+fn machine_errors_still_exit_zero() {
+    let memory = r#"[{"limit":20,"contents":"11110011001100000"}]"#;
+    let out = constree(&["machine", "run", "-", "--speed", "1"], memory);
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout),
+        "{\"err\":{\"BadInstruction\":\"11110011001100000\"},\"wiped\":[{\"limit\":20,\"contents\":\"0\"}]}\n"
+    );
+}
+
+#[test]
+fn machine_run_needs_a_speed() {
+    let out = constree(&["machine", "run", "-"], "[]");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no speed"));
+    let out = constree(&["machine", "run", "-"], "[{]");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("line 1 column"));
+}
+
+#[test]
+fn conformance_reports_failures_with_line_numbers() {
+    let dir = std::env::temp_dir().join(format!("constree-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = r#"{"value":1,"tree":"11000"}"#;
+    let bad = r#"{"value":2,"tree":"11000"}"#;
+    std::fs::write(dir.join("ints.jsonl"), format!("{good}\n{bad}\nnot json\n")).unwrap();
+    let out = constree(&["conformance", dir.to_str().unwrap()], "");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout.contains("ints.jsonl: 1 passed, 2 failed"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ints.jsonl:2: encode 2 differs"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ints.jsonl:3: cannot read the line"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = constree(&["conformance", empty.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no conformance files"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
