@@ -83,15 +83,13 @@ impl Pool {
 
     #[cold]
     fn grow(&self) {
-        let slab: Box<Slab> = Box::new(Slab {
-            previous: self.slabs.get(),
-            nodes: [const { std::mem::MaybeUninit::uninit() }; SLAB_NODES],
-        });
-        let slab = Box::into_raw(slab);
-        self.slabs.set(slab);
-        // SAFETY: the slab was just allocated; threading its nodes onto the
-        // free list writes only their `size` words.
+        let slab = Box::into_raw(Box::<Slab>::new_uninit()).cast::<Slab>();
+        // SAFETY: the slab was just allocated; its link is written first, and
+        // threading its nodes onto the free list writes only their `size`
+        // words. The nodes themselves stay uninitialised until used.
         unsafe {
+            ptr::addr_of_mut!((*slab).previous).write(self.slabs.get());
+            self.slabs.set(slab);
             let first = (*slab).nodes.as_mut_ptr().cast::<Node>();
             for k in 0..SLAB_NODES {
                 let next = if k + 1 < SLAB_NODES {
