@@ -4,9 +4,11 @@
 //! [`encoding`] (the Encodable/Decodable classes) <- [`machine`] (the register
 //! machine) <- [`world`] (robots, items, the step function, games, rendering).
 
+pub mod asm;
 pub mod cli;
 pub mod conformance;
 pub mod encoding;
+pub mod image;
 pub mod machine;
 pub mod tree;
 pub mod world;

@@ -1,6 +1,8 @@
 //! The `constree` command line.
 
+mod asm;
 mod conformance;
+mod exec;
 mod input;
 mod machine;
 mod world;
@@ -18,6 +20,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Assemble a program into a memory image.
+    Asm(asm::AsmArgs),
+    /// Report a program's errors and warnings without writing an image.
+    Check(asm::CheckArgs),
+    /// Run one program's machine outside any world, step by step.
+    Exec(exec::ExecArgs),
     /// Check every conformance vector file in a directory.
     Conformance(conformance::Args),
     /// Work with worlds in the interchange format.
@@ -42,7 +50,10 @@ impl<E: std::fmt::Display> From<E> for Failure {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Asm(args) => asm::run_asm(args),
+        Command::Check(args) => asm::run_check(args),
         Command::Conformance(args) => conformance::run(args),
+        Command::Exec(args) => exec::run(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),
     };

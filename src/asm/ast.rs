@@ -1,0 +1,207 @@
+//! The syntax tree of a `.cta` source, with a span on every node.
+
+use super::source::Span;
+
+/// A name as written, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// The text.
+    pub text: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Binary operators of assembly-time expressions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (rounds toward zero)
+    Div,
+    /// `%`
+    Rem,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+}
+
+/// An expression: an operand, a literal or an assembly-time computation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The kinds of expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprKind {
+    /// A number as written (its sign comes from `Neg`).
+    Number(u64),
+    /// A string (file names for `image`, bit strings for `bits`).
+    Str(String),
+    /// A name: register, label, constant, macro parameter or built-in.
+    Name(String),
+    /// `-e`
+    Neg(Box<Expr>),
+    /// `not e`
+    Not(Box<Expr>),
+    /// `a OP b`
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `[a, b]` or `[a, b | tail]`
+    List(Vec<Expr>, Option<Box<Expr>>),
+    /// `(a, b, ...)`: two or more elements (`()` is Nil, `(a)` is `a`).
+    Tuple(Vec<Expr>),
+    /// `Head a b ...`: a constructor or built-in applied to arguments.
+    Apply(Name, Vec<Expr>),
+    /// `#e`: the constant register that holds the value of `e`.
+    Pool(Box<Expr>),
+}
+
+impl Expr {
+    /// The name, if this expression is just a name.
+    pub fn as_name(&self) -> Option<&str> {
+        match &self.kind {
+            ExprKind::Name(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// Where a module comes from, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModuleRef {
+    /// `std/NAME`
+    Std(String),
+    /// `"relative/path.cta"`
+    File(String),
+}
+
+/// One statement (one logical line, or the label in front of one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stmt {
+    /// `name:`
+    Label(Name),
+    /// An instruction or a macro invocation: `name arg, arg`.
+    Op {
+        /// The mnemonic or macro name.
+        name: Name,
+        /// The operands.
+        args: Vec<Expr>,
+    },
+    /// `reg NAME [@INDEX] [LIMIT | auto] [= VALUE]`
+    Reg {
+        /// The register's name.
+        name: Name,
+        /// An explicit index.
+        index: Option<Expr>,
+        /// The limit (`None`: the default; `Some(None)`: `auto`).
+        limit: Option<Option<Expr>>,
+        /// Initial contents.
+        init: Option<Expr>,
+    },
+    /// `resize NAME LIMIT`: a new limit for a declared register.
+    Resize {
+        /// The register.
+        name: Name,
+        /// Its new limit.
+        limit: Expr,
+    },
+    /// `const NAME = VALUE`
+    Const {
+        /// The constant.
+        name: Name,
+        /// Its value.
+        value: Expr,
+    },
+    /// `macro NAME [PARAM, ...]` (the body follows, up to `end`).
+    Macro {
+        /// The macro.
+        name: Name,
+        /// Its parameters.
+        params: Vec<Name>,
+    },
+    /// `if CONDITION`
+    If(Expr),
+    /// `else`
+    Else,
+    /// `end`
+    End,
+    /// `use MODULE`: read a module once.
+    Use(ModuleRef),
+    /// `include MODULE`: read a file in place, every time.
+    Include(ModuleRef),
+    /// `entry LABEL`: where the program starts.
+    Entry(Name),
+    /// `callstack STACK, LINK`: the call convention's registers.
+    CallStack {
+        /// The register holding return continuations.
+        stack: Name,
+        /// The scratch register `ret` uses.
+        link: Name,
+    },
+    /// `block NAME [@INDEX] [LIMIT]`: a register whose code is laid out by
+    /// hand (the body follows, up to `end`).
+    Block {
+        /// The register.
+        name: Name,
+        /// An explicit index.
+        index: Option<Expr>,
+        /// Its limit (`None`: the size of its code).
+        limit: Option<Expr>,
+    },
+    /// `tail NAME`: inside a block, the code continues with the contents of
+    /// another register.
+    Tail(Name),
+}
+
+/// A statement and the span of its whole line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// The statement.
+    pub stmt: Stmt,
+    /// The span of the statement.
+    pub span: Span,
+}
+
+/// Words that begin a directive and cannot name an instruction or macro.
+pub const KEYWORDS: &[&str] = &[
+    "reg",
+    "resize",
+    "const",
+    "macro",
+    "if",
+    "else",
+    "end",
+    "use",
+    "include",
+    "entry",
+    "callstack",
+    "block",
+    "tail",
+    "and",
+    "or",
+    "not",
+];

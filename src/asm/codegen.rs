@@ -1,0 +1,603 @@
+//! Code generation: register contents and limits, the checks that need
+//! them, and the image with its symbols and source map.
+
+use super::ast::Name;
+use super::diagnostics::Diagnostic;
+use super::eval::{Env, ImageCompiler, eval};
+use super::layout::{Layout, always_nil, block_name, chain};
+use super::macros::Expansion;
+use super::resolve::{LimitSpec, Opcode, Resolved, Role, display};
+use super::source::{Sources, Span};
+use crate::image::{
+    CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
+    SourceMap,
+};
+use crate::tree::Tree;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// Builds the image, reporting what does not fit.
+pub fn generate(
+    expansion: &Expansion,
+    resolved: &Resolved,
+    layout: &Layout,
+    compile: ImageCompiler<'_>,
+) -> (Image, Vec<Diagnostic>) {
+    let mut g = Generator {
+        expansion,
+        resolved,
+        layout,
+        diagnostics: Vec::new(),
+        contents: vec![None; resolved.registers.len()],
+        hand_code: HashMap::new(),
+    };
+    g.contents(compile);
+    let limits = g.limits();
+    g.check_sizes(&limits);
+    g.check_operands(&limits);
+    g.lints();
+    let image = g.image(&limits);
+    (image, g.diagnostics)
+}
+
+struct Generator<'a> {
+    expansion: &'a Expansion,
+    resolved: &'a Resolved,
+    layout: &'a Layout,
+    diagnostics: Vec<Diagnostic>,
+    contents: Vec<Option<Tree>>,
+    hand_code: HashMap<usize, Tree>,
+}
+
+impl Generator<'_> {
+    fn register_index(&self, name: &str) -> Option<i64> {
+        self.resolved
+            .registers
+            .iter()
+            .position(|r| r.name == name && r.role != Role::Constant(usize::MAX))
+            .or_else(|| {
+                let b = *self.resolved.labels.get(name)?;
+                self.resolved
+                    .registers
+                    .iter()
+                    .position(|r| matches!(r.role, Role::Code(c) | Role::HandBlock(c) if c == b))
+            })
+            .map(|i| i as i64)
+    }
+
+    /// The code that starts at a label (for `code(label)`).
+    fn code_of(&self, name: &Name) -> Result<Tree, Diagnostic> {
+        let Some(&b) = self.resolved.labels.get(&name.text) else {
+            return Err(Diagnostic::error(
+                "E0601",
+                name.span,
+                format!("`{}` is not a label", display(&name.text)),
+            )
+            .label("code(...) takes a label"));
+        };
+        Ok(self.block_code(b))
+    }
+
+    fn block_code(&self, b: usize) -> Tree {
+        match self.resolved.blocks[b].hand {
+            Some(_) => self.hand_code.get(&b).cloned().unwrap_or_default(),
+            None => self.layout.code[b].clone(),
+        }
+    }
+
+    /// Every register's initial contents.
+    fn contents(&mut self, compile: ImageCompiler<'_>) {
+        self.hand_blocks();
+        let registers = |n: &str| self.register_index(n);
+        let labels = |n: &str| self.resolved.labels.contains_key(n);
+        let code = |n: &Name| self.code_of(n);
+        let mut env = Env::expanding(&self.expansion.consts);
+        env.registers = Some(&registers);
+        env.labels = Some(&labels);
+        env.code = Some(&code);
+        env.image = Some(compile);
+        let mut contents = vec![None; self.resolved.registers.len()];
+        let mut errors = Vec::new();
+        for (i, reg) in self.resolved.registers.iter().enumerate() {
+            let value = match (&reg.role, &reg.init) {
+                (_, Some(init)) => match eval(init, &env).and_then(|v| {
+                    v.encode().map_err(|m| {
+                        Diagnostic::error("E0411", init.span, m)
+                            .label("cannot be put in a register")
+                    })
+                }) {
+                    Ok(t) => Some(t),
+                    Err(d) => {
+                        errors.push(d);
+                        None
+                    }
+                },
+                (Role::Predeclared, None) if i == 0 => Some(
+                    self.resolved
+                        .entry
+                        .map_or(Tree::NIL, |b| self.block_code(b)),
+                ),
+                (Role::Code(b) | Role::HandBlock(b), None) => Some(self.block_code(*b)),
+                (Role::Constant(c), None) => {
+                    let constant = &self.resolved.constants[*c];
+                    match &constant.early {
+                        Some(t) => Some(t.clone()),
+                        None => match eval(&constant.expr, &env).and_then(|v| {
+                            v.encode().map_err(|m| {
+                                Diagnostic::error("E0411", constant.expr.span, m)
+                                    .label("cannot be put in a register")
+                            })
+                        }) {
+                            Ok(t) => Some(t),
+                            Err(d) => {
+                                errors.push(d);
+                                None
+                            }
+                        },
+                    }
+                }
+                _ => None,
+            };
+            contents[i] = value;
+        }
+        self.diagnostics.extend(errors);
+        self.contents = contents;
+    }
+
+    /// Hand-laid blocks: their instructions, then their tail's contents.
+    fn hand_blocks(&mut self) {
+        // Tails that are declared registers continue with their initial value.
+        let declared_tails: HashMap<usize, Tree> = {
+            let registers = |n: &str| self.register_index(n);
+            let mut env = Env::expanding(&self.expansion.consts);
+            env.registers = Some(&registers);
+            self.resolved
+                .blocks
+                .iter()
+                .filter_map(|b| b.hand.as_ref()?.tail)
+                .filter_map(|(r, _)| {
+                    let reg = &self.resolved.registers[r];
+                    let init = reg.init.as_ref()?;
+                    let tree = eval(init, &env).ok()?.encode().ok()?;
+                    Some((r, tree))
+                })
+                .collect()
+        };
+        // Tails may name other hand-laid blocks: resolve in dependency order.
+        let mut pending: Vec<usize> = (0..self.resolved.blocks.len())
+            .filter(|&b| self.resolved.blocks[b].hand.is_some())
+            .collect();
+        let mut progress = true;
+        while progress && !pending.is_empty() {
+            progress = false;
+            pending.retain(|&b| {
+                let layout = self.resolved.blocks[b].hand.as_ref().expect("hand-laid");
+                let tail = match layout.tail {
+                    None => Some(Tree::NIL),
+                    Some((r, _)) => match &self.resolved.registers[r].role {
+                        Role::HandBlock(t) => self.hand_code.get(t).cloned(),
+                        Role::Code(t) => Some(self.layout.code[*t].clone()),
+                        _ => Some(declared_tails.get(&r).cloned().unwrap_or_default()),
+                    },
+                };
+                let Some(tail) = tail else { return true };
+                let code = self.resolved.blocks[b]
+                    .instrs
+                    .iter()
+                    .rev()
+                    .fold(tail, |t, i| {
+                        Tree::cons(
+                            crate::encoding::Encode::encode(&i.op.instruction(i.operands)),
+                            t,
+                        )
+                    });
+                self.hand_code.insert(b, code);
+                progress = true;
+                false
+            });
+        }
+        for b in pending {
+            let span = self.resolved.blocks[b]
+                .hand
+                .as_ref()
+                .and_then(|h| h.tail)
+                .map_or(self.resolved.blocks[b].span, |t| t.1);
+            self.diagnostics.push(
+                Diagnostic::error("E0602", span, "blocks whose tails lead back to themselves")
+                    .label("this tail is part of a cycle")
+                    .note("a tree cannot contain itself"),
+            );
+        }
+    }
+
+    /// Every register's limit.
+    fn limits(&self) -> Vec<i64> {
+        let size = |t: &Option<Tree>| {
+            t.as_ref()
+                .map_or(0, |t| t.size().min(i64::MAX as u64) as i64)
+        };
+        let mut limits: Vec<i64> = self
+            .resolved
+            .registers
+            .iter()
+            .enumerate()
+            .map(|(i, r)| match r.limit {
+                LimitSpec::Default(n) | LimitSpec::Given(n, _) => n,
+                LimitSpec::Auto => size(&self.contents[i]),
+            })
+            .collect();
+        // prog holds whatever is jumped into it: its automatic limit is the
+        // largest code it can receive.
+        if matches!(self.resolved.registers[0].limit, LimitSpec::Auto) {
+            let largest_jump = self
+                .jump_sources()
+                .map(|(src, _)| limits.get(src).copied().unwrap_or(0))
+                .max()
+                .unwrap_or(0);
+            limits[0] = limits[0].max(largest_jump);
+        }
+        limits
+    }
+
+    /// `(source register, instruction span)` of every write into `prog`
+    /// with `copyifnil`.
+    fn jump_sources(&self) -> impl Iterator<Item = (usize, Span)> + '_ {
+        self.resolved
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .filter_map(|i| match i.op {
+                Opcode::CopyIfNil if i.operands[2] == 0 => usize::try_from(i.operands[1])
+                    .ok()
+                    .map(|s| (s, i.operand_spans[1])),
+                _ => None,
+            })
+    }
+
+    fn check_sizes(&mut self, limits: &[i64]) {
+        for (i, reg) in self.resolved.registers.iter().enumerate() {
+            let Some(t) = &self.contents[i] else { continue };
+            if t.fits(limits[i]) {
+                continue;
+            }
+            let span = match reg.limit {
+                LimitSpec::Given(_, s) => Some(s),
+                _ => reg.span,
+            };
+            let what = match reg.role {
+                Role::HandBlock(_) | Role::Code(_) => "its code",
+                _ => "its initial value",
+            };
+            let mut d = Diagnostic::error(
+                "E0603",
+                span.unwrap_or_default(),
+                format!("register `{}` is too small for {what}", display(&reg.name)),
+            )
+            .label(format!(
+                "{what} has {} conses, the limit is {}",
+                t.size(),
+                limits[i]
+            ));
+            if i == 0 {
+                d = d.note("prog starts with the entry block's code");
+            }
+            self.diagnostics
+                .push(d.help("raise the limit, or write `auto` to size it to its contents"));
+        }
+        for (src, span) in self.jump_sources().collect::<Vec<_>>() {
+            let size = self
+                .contents
+                .get(src)
+                .and_then(|c| c.as_ref())
+                .map_or(0, Tree::size);
+            if !(Tree::NIL.fits(limits[0]) && size <= limits[0].max(0) as u64) {
+                let name = display(&self.resolved.registers[src].name).to_string();
+                self.diagnostics.push(
+                    Diagnostic::error("E0604", span, format!("`{name}` is too big to be jumped to"))
+                        .label(format!("{size} conses, but `prog` holds at most {}", limits[0]))
+                        .note("this jump would wipe the machine: OutOfMemory on register 0")
+                        .help("raise prog's limit (`reg prog LIMIT`), or leave it out to size it automatically"),
+                );
+            }
+        }
+    }
+
+    /// Register numbers in range; no writes to constants.
+    fn check_operands(&mut self, _limits: &[i64]) {
+        let count = self.resolved.registers.len() as i64;
+        for block in &self.resolved.blocks {
+            for instr in &block.instrs {
+                for k in 0..instr.op.arity() {
+                    let r = instr.operands[k];
+                    if r < 0 || r >= count {
+                        self.diagnostics.push(
+                            Diagnostic::error("E0605", instr.operand_spans[k], format!("register {r} does not exist"))
+                                .label(format!("the program has registers 0 to {}", count - 1))
+                                .note("running this would stop the machine with NoSuchRegister and wipe it")
+                                .expanded_from(&instr.chain),
+                        );
+                    }
+                }
+                for t in instr.op.targets(instr.operands) {
+                    if let Some(reg) = usize::try_from(t)
+                        .ok()
+                        .and_then(|t| self.resolved.registers.get(t))
+                        && let Role::Constant(_) = reg.role
+                    {
+                        let k = (0..3).find(|&k| instr.operands[k] == t).unwrap_or(0);
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                "E0606",
+                                instr.operand_spans[k],
+                                "cannot write to a constant",
+                            )
+                            .label("this operand is a value, so it is a constant register")
+                            .help("name a register here")
+                            .expanded_from(&instr.chain),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn lints(&mut self) {
+        let resolved = self.resolved;
+        // Unreachable blocks of the main file.
+        for (b, block) in resolved.blocks.iter().enumerate() {
+            if !self.layout.reachable[b]
+                && resolved.main_sections[block.section]
+                && !block.instrs.is_empty()
+            {
+                let d = Diagnostic::warning(
+                    "W0701",
+                    block.span,
+                    format!("block `{}` is never reached", block_name(block, b)),
+                )
+                .label("no jump leads here, and the code before it never falls through")
+                .note("it is left out of the image");
+                self.diagnostics.push(d);
+            }
+        }
+        let mut written = vec![false; resolved.registers.len()];
+        let mut read: Vec<Option<Span>> = vec![None; resolved.registers.len()];
+        for block in resolved.blocks.iter().filter(|b| {
+            b.hand.is_some()
+                || self.layout.reachable[resolved
+                    .blocks
+                    .iter()
+                    .position(|x| std::ptr::eq(x, *b))
+                    .unwrap_or(0)]
+        }) {
+            for instr in &block.instrs {
+                for t in instr.op.targets(instr.operands) {
+                    if let Some(w) = usize::try_from(t).ok().and_then(|t| written.get_mut(t)) {
+                        *w = true;
+                    }
+                    if t == 1 {
+                        let k = (0..3).rev().find(|&k| instr.operands[k] == 1).unwrap_or(0);
+                        self.diagnostics.push(
+                            Diagnostic::warning("W0703", instr.operand_spans[k], "writing to `in`")
+                                .label("the engine overwrites `in` at every step")
+                                .expanded_from(&instr.chain),
+                        );
+                    }
+                }
+                for (k, s) in instr.op.sources(instr.operands).into_iter().enumerate() {
+                    if let Some(slot) = usize::try_from(s).ok().and_then(|s| read.get_mut(s)) {
+                        slot.get_or_insert(instr.operand_spans[k]);
+                    }
+                }
+                if instr.op == Opcode::Deconstruct && self.never_holds_anything(instr.operands[0]) {
+                    self.diagnostics.push(
+                        Diagnostic::warning(
+                            "W0704",
+                            instr.operand_spans[0],
+                            "deconstructing a register that is always Nil",
+                        )
+                        .label("always Nil here")
+                        .note("this stops the machine with DeconstructNil and wipes it")
+                        .expanded_from(&instr.chain),
+                    );
+                }
+            }
+        }
+        for (i, reg) in resolved.registers.iter().enumerate() {
+            if reg.role == Role::Declared
+                && reg.init.is_none()
+                && !written[i]
+                && !always_nil(resolved, i as i64)
+                && let (Some(use_site), Some(decl)) = (read[i], reg.span)
+            {
+                self.diagnostics.push(
+                    Diagnostic::warning("W0702", decl, format!("register `{}` is read but never written", display(&reg.name)))
+                        .label("declared without a value")
+                        .with_label(use_site, "read here")
+                        .note("it is always Nil; a register meant to be Nil is usually declared `reg NAME 0`"),
+                );
+            }
+        }
+    }
+
+    /// A register that can hold nothing but Nil at any time.
+    fn never_holds_anything(&self, r: i64) -> bool {
+        always_nil(self.resolved, r)
+    }
+
+    fn image(&self, limits: &[i64]) -> Image {
+        let resolved = self.resolved;
+        let sources = &self.expansion.sources;
+        let registers = resolved
+            .registers
+            .iter()
+            .enumerate()
+            .map(|(i, r)| ImageRegister {
+                name: display(&r.name).to_string(),
+                limit: limits[i],
+                contents: self.contents[i].clone().unwrap_or_default(),
+            })
+            .collect();
+        let mut locations = Locations::new(sources);
+        let mut maps = Vec::new();
+        let mut labels: Vec<LabelSymbol> = Vec::new();
+        let mut seen_labels: HashMap<String, ()> = HashMap::new();
+        // Code registers, prog first: their instructions and labels.
+        let code_starts = std::iter::once((0usize, resolved.entry)).chain(
+            resolved
+                .registers
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| match r.role {
+                    Role::Code(b) | Role::HandBlock(b) => Some((i, Some(b))),
+                    _ => None,
+                }),
+        );
+        for (register, first) in code_starts {
+            let Some(first) = first else { continue };
+            if resolved.registers[register].init.is_some() {
+                continue;
+            }
+            let blocks = match resolved.blocks[first].hand {
+                Some(_) => vec![first],
+                None => chain(self.layout, first),
+            };
+            let mut offset = 0usize;
+            let mut map = Vec::new();
+            for b in blocks {
+                let block = &resolved.blocks[b];
+                let inner_labels: Vec<(&Name, usize)> = match &block.hand {
+                    Some(h) => h.labels.iter().map(|(l, o)| (l, *o)).collect(),
+                    None => block.labels.iter().map(|l| (l, 0)).collect(),
+                };
+                for (label, at) in inner_labels {
+                    if !label.text.contains('@')
+                        && seen_labels.insert(label.text.clone(), ()).is_none()
+                    {
+                        labels.push(LabelSymbol {
+                            name: label.text.clone(),
+                            register,
+                            offset: offset + at,
+                        });
+                    }
+                }
+                for instr in &block.instrs {
+                    map.push(locations.of(instr.span, &instr.chain));
+                }
+                offset += block.instrs.len();
+            }
+            maps.push(RegisterMap {
+                register,
+                locations: map,
+            });
+        }
+        // Prefer a label's own register over prog's.
+        for label in &mut labels {
+            if let Some(&b) = resolved.labels.get(&label.name)
+                && let Some(own) = resolved
+                    .registers
+                    .iter()
+                    .position(|r| r.role == Role::Code(b))
+                && label.offset == 0
+            {
+                label.register = own;
+            } else if let Some(&b) = resolved.labels.get(&label.name)
+                && let Some(own) = resolved
+                    .registers
+                    .iter()
+                    .position(|r| r.role == Role::Code(b))
+            {
+                label.register = own;
+                label.offset = 0;
+            }
+        }
+        labels
+            .sort_by(|a, b| (a.register, a.offset, &a.name).cmp(&(b.register, b.offset, &b.name)));
+        Image {
+            registers,
+            labels,
+            callstack: resolved
+                .callstack
+                .map(|(stack, link)| CallStack { stack, link }),
+            source_map: SourceMap {
+                locations: locations.table,
+                registers: maps,
+            },
+            files: sources
+                .iter()
+                .map(|(_, f)| FileRecord {
+                    name: f.name.clone(),
+                    hash: hex(&Sha256::digest(f.text.as_bytes())),
+                })
+                .collect(),
+            compiler: format!("constree {}", env!("CARGO_PKG_VERSION")),
+            sources_hash: sources_hash(sources),
+        }
+    }
+}
+
+/// SHA-256 over every file's name and text, in the order they were read.
+pub fn sources_hash(sources: &Sources) -> String {
+    let mut hasher = Sha256::new();
+    for (_, f) in sources.iter() {
+        hasher.update(f.name.as_bytes());
+        hasher.update([0]);
+        hasher.update((f.text.len() as u64).to_le_bytes());
+        hasher.update(f.text.as_bytes());
+    }
+    hex(&hasher.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Interns source locations.
+struct Locations<'s> {
+    sources: &'s Sources,
+    table: Vec<Location>,
+    index: HashMap<Location, u32>,
+}
+
+impl<'s> Locations<'s> {
+    fn new(sources: &'s Sources) -> Self {
+        Locations {
+            sources,
+            table: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    fn position(&self, span: Span) -> (u32, u32, u32) {
+        let (line, column) = self.sources.get(span.file).line_col(span.start as usize);
+        (span.file.0, line as u32, column as u32)
+    }
+
+    fn of(&mut self, span: Span, chain: &[(String, Span)]) -> u32 {
+        let (file, line, column) = self.position(span);
+        let expansion = chain
+            .iter()
+            .map(|(name, site)| {
+                let (file, line, column) = self.position(*site);
+                ExpansionSite {
+                    macro_name: name.clone(),
+                    file,
+                    line,
+                    column,
+                }
+            })
+            .collect();
+        let location = Location {
+            file,
+            line,
+            column,
+            expansion,
+        };
+        if let Some(&k) = self.index.get(&location) {
+            return k;
+        }
+        let k = self.table.len() as u32;
+        self.index.insert(location.clone(), k);
+        self.table.push(location);
+        k
+    }
+}

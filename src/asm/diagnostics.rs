@@ -1,0 +1,217 @@
+//! Diagnostics: every phase's errors and warnings map to one
+//! renderer-neutral [`Diagnostic`], rendered with ariadne.
+
+use super::source::{Sources, Span};
+use ariadne::{Color, Config, Label, Report, ReportKind};
+use std::fmt::Write;
+
+/// How bad it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Suspicious but assembled.
+    Warning,
+    /// No image is produced.
+    Error,
+}
+
+/// One message about the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A short stable code, e.g. `E0101` (see `docs/language.md`).
+    pub code: &'static str,
+    /// The headline.
+    pub message: String,
+    /// Where, and what to say there.
+    pub primary: (Span, String),
+    /// Other places worth showing.
+    pub labels: Vec<(Span, String)>,
+    /// Extra facts.
+    pub notes: Vec<String>,
+    /// How to fix it, when known.
+    pub help: Option<String>,
+    /// The macro invocations the primary span was expanded from, innermost
+    /// first: `(macro name, call site)`.
+    pub expansion: Vec<(String, Span)>,
+}
+
+impl Diagnostic {
+    /// An error at a span.
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, span, message)
+    }
+
+    /// A warning at a span.
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, span, message)
+    }
+
+    fn new(
+        severity: Severity,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            primary: (span, String::new()),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+            expansion: Vec::new(),
+        }
+    }
+
+    /// Sets the text under the primary span.
+    pub fn label(mut self, text: impl Into<String>) -> Diagnostic {
+        self.primary.1 = text.into();
+        self
+    }
+
+    /// Adds a secondary span.
+    pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.labels.push((span, text.into()));
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, text: impl Into<String>) -> Diagnostic {
+        self.notes.push(text.into());
+        self
+    }
+
+    /// Sets the help line.
+    pub fn help(mut self, text: impl Into<String>) -> Diagnostic {
+        self.help = Some(text.into());
+        self
+    }
+
+    /// Records the macro expansions the primary span came from.
+    pub fn expanded_from(mut self, chain: &[(String, Span)]) -> Diagnostic {
+        self.expansion = chain.to_vec();
+        self
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Most diagnostics shown in full; the rest are counted.
+pub const MAX_SHOWN: usize = 50;
+
+/// Renders diagnostics with ariadne, errors and warnings in source order,
+/// at most [`MAX_SHOWN`] in full, then a count of the rest and a summary.
+pub fn render(diagnostics: &[Diagnostic], sources: &Sources, colour: bool) -> String {
+    let mut out = String::new();
+    for d in diagnostics.iter().take(MAX_SHOWN) {
+        out.push_str(&render_one(d, sources, colour));
+    }
+    if diagnostics.len() > MAX_SHOWN {
+        let _ = writeln!(
+            out,
+            "... and {} more diagnostics not shown",
+            diagnostics.len() - MAX_SHOWN
+        );
+    }
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let warnings = diagnostics.len() - errors;
+    if errors + warnings > 0 {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let _ = writeln!(
+            out,
+            "{}, {}",
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        );
+    }
+    out
+}
+
+/// Source cache for ariadne keyed by file name.
+struct Cache<'a> {
+    sources: &'a Sources,
+    loaded: Vec<(String, ariadne::Source<String>)>,
+}
+
+impl ariadne::Cache<String> for Cache<'_> {
+    type Storage = String;
+
+    fn fetch(&mut self, id: &String) -> Result<&ariadne::Source<String>, impl std::fmt::Debug> {
+        if let Some(k) = self.loaded.iter().position(|(n, _)| n == id) {
+            return Ok::<_, String>(&self.loaded[k].1);
+        }
+        let text = self
+            .sources
+            .iter()
+            .find(|(_, f)| &f.name == id)
+            .map(|(_, f)| f.text.clone())
+            .ok_or_else(|| format!("no source named {id}"))?;
+        self.loaded.push((id.clone(), ariadne::Source::from(text)));
+        Ok(&self.loaded.last().expect("just pushed").1)
+    }
+
+    fn display<'b>(&self, id: &'b String) -> Option<impl std::fmt::Display + 'b> {
+        Some(id.clone())
+    }
+}
+
+fn render_one(d: &Diagnostic, sources: &Sources, colour: bool) -> String {
+    let name = |s: Span| sources.get(s.file).name.clone();
+    let kind = match d.severity {
+        Severity::Error => ReportKind::Error,
+        Severity::Warning => ReportKind::Warning,
+    };
+    let main_colour = if d.is_error() {
+        Color::Red
+    } else {
+        Color::Yellow
+    };
+    let (span, text) = &d.primary;
+    let mut report = Report::build(kind, (name(*span), span.range()))
+        .with_config(
+            Config::new()
+                .with_color(colour)
+                .with_index_type(ariadne::IndexType::Byte),
+        )
+        .with_code(d.code)
+        .with_message(&d.message);
+    let mut primary = Label::new((name(*span), span.range())).with_color(main_colour);
+    if !text.is_empty() {
+        primary = primary.with_message(text);
+    }
+    report = report.with_label(primary);
+    for (s, t) in &d.labels {
+        report = report.with_label(
+            Label::new((name(*s), s.range()))
+                .with_message(t)
+                .with_color(Color::Blue),
+        );
+    }
+    for (macro_name, site) in &d.expansion {
+        report = report.with_label(
+            Label::new((name(*site), site.range()))
+                .with_message(format!("in this expansion of `{macro_name}`"))
+                .with_color(Color::Cyan),
+        );
+    }
+    for n in &d.notes {
+        report = report.with_note(n);
+    }
+    if let Some(h) = &d.help {
+        report = report.with_help(h);
+    }
+    let mut bytes = Vec::new();
+    let cache = Cache {
+        sources,
+        loaded: Vec::new(),
+    };
+    if report.finish().write(cache, &mut bytes).is_err() {
+        return format!("{}: {}: {}\n", sources.location(*span), d.code, d.message);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}

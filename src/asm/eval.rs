@@ -1,0 +1,784 @@
+//! Assembly-time values: constants, literals and integer expressions.
+//!
+//! A value is a number, a boolean, one of the report's types (directions,
+//! colours, frames, items, registers, instructions, commands, actions,
+//! robots, memories), a raw tree, a list or a tuple. Every value that
+//! reaches a register is encoded with the engine's own encoders.
+
+use super::ast::{BinOp, Expr, ExprKind, Name};
+use super::diagnostics::Diagnostic;
+use super::source::Span;
+use crate::encoding::Encode;
+use crate::machine::{Instruction, Memory, Register};
+use crate::tree::Tree;
+use crate::world::{Action, Color, Command, Direction, Frame, Item, Processor, Robot};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// An assembly-time value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A number (the report's `Int`).
+    Int(i64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A string (only as an argument of `bits` or `image`).
+    Str(String),
+    /// A tree as it is.
+    Tree(Tree),
+    /// `N` ... `NW`.
+    Direction(Direction),
+    /// `Red` ... `White`.
+    Color(Color),
+    /// `Frame COLOR STRENGTH`.
+    Frame(Frame),
+    /// `Processor SPEED`.
+    Processor(Processor),
+    /// `Register LIMIT CONTENTS`.
+    Register(Register),
+    /// An item.
+    Item(Item),
+    /// An instruction, as data.
+    Instruction(Instruction),
+    /// A command.
+    Command(Command),
+    /// An action.
+    Action(Action),
+    /// `Robot FRAME INVENTORY` (encoded as the report does: frame and
+    /// inventory only).
+    Robot(Robot),
+    /// A whole memory: a compiled program.
+    Memory(Memory),
+    /// `[a, b]`, or `[a, b | tail]`.
+    List(Vec<Value>, Option<Box<Value>>),
+    /// `(a, b, ...)`: nested pairs without a terminal Nil.
+    Tuple(Vec<Value>),
+    /// `none` or `some x`.
+    Maybe(Option<Box<Value>>),
+}
+
+impl Value {
+    /// "a number", "a direction", ...: for messages.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "a number",
+            Value::Bool(_) => "a boolean",
+            Value::Str(_) => "a string",
+            Value::Tree(_) => "a tree",
+            Value::Direction(_) => "a direction",
+            Value::Color(_) => "a colour",
+            Value::Frame(_) => "a frame",
+            Value::Processor(_) => "a processor",
+            Value::Register(_) => "a register value",
+            Value::Item(_) => "an item",
+            Value::Instruction(_) => "an instruction",
+            Value::Command(_) => "a command",
+            Value::Action(_) => "an action",
+            Value::Robot(_) => "a robot",
+            Value::Memory(_) => "a memory",
+            Value::List(..) => "a list",
+            Value::Tuple(_) => "a tuple",
+            Value::Maybe(_) => "a maybe",
+        }
+    }
+
+    /// The value's constree encoding, as the engine encodes it.
+    pub fn encode(&self) -> Result<Tree, String> {
+        Ok(match self {
+            Value::Int(n) => n.encode(),
+            Value::Bool(b) => b.encode(),
+            Value::Str(_) => return Err("a string has no constree encoding".into()),
+            Value::Tree(t) => t.clone(),
+            Value::Direction(d) => d.encode(),
+            Value::Color(c) => c.encode(),
+            Value::Frame(f) => f.encode(),
+            Value::Processor(p) => p.encode(),
+            Value::Register(r) => r.encode(),
+            Value::Item(i) => i.encode(),
+            Value::Instruction(i) => i.encode(),
+            Value::Command(c) => c.encode(),
+            Value::Action(a) => a.encode(),
+            Value::Robot(r) => r.encode(),
+            Value::Memory(m) => m.encode(),
+            Value::List(items, tail) => {
+                let tail = match tail {
+                    Some(t) => t.encode()?,
+                    None => Tree::NIL,
+                };
+                let trees = items
+                    .iter()
+                    .map(Value::encode)
+                    .collect::<Result<Vec<_>, _>>()?;
+                trees.into_iter().rev().fold(tail, |t, h| Tree::cons(h, t))
+            }
+            Value::Tuple(items) => {
+                let mut trees = items
+                    .iter()
+                    .map(Value::encode)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let last = trees.pop().unwrap_or_default();
+                trees.into_iter().rev().fold(last, |t, h| Tree::cons(h, t))
+            }
+            Value::Maybe(m) => match m {
+                None => Tree::NIL,
+                Some(v) => Tree::cons(Tree::NIL, v.encode()?),
+            },
+        })
+    }
+}
+
+/// Register names to indices.
+pub type RegisterLookup<'a> = &'a dyn Fn(&str) -> Option<i64>;
+/// Whether a name is a label.
+pub type LabelTest<'a> = &'a dyn Fn(&str) -> bool;
+/// The code tree that starts at a label.
+pub type CodeLookup<'a> = &'a dyn Fn(&Name) -> Result<Tree, Diagnostic>;
+/// Compiles another program (`image("file.cta")`).
+pub type ImageCompiler<'a> = &'a dyn Fn(&str, Span) -> Result<Memory, Diagnostic>;
+
+/// What names mean while evaluating.
+pub struct Env<'a> {
+    consts: &'a HashMap<String, (Expr, Span)>,
+    /// Register names to indices (after registers are allocated).
+    pub registers: Option<RegisterLookup<'a>>,
+    /// Whether a name is a label (for a helpful message).
+    pub labels: Option<LabelTest<'a>>,
+    /// The code tree of a label (after layout).
+    pub code: Option<CodeLookup<'a>>,
+    /// Compiles another program (`image("file.cta")`).
+    pub image: Option<ImageCompiler<'a>>,
+    evaluating: RefCell<Vec<String>>,
+    cache: RefCell<HashMap<String, Value>>,
+}
+
+/// Why evaluation stopped.
+pub type EvalResult = Result<Value, Diagnostic>;
+
+impl<'a> Env<'a> {
+    /// While expanding: only constants (and built-ins) are known.
+    pub fn expanding(consts: &'a HashMap<String, (Expr, Span)>) -> Env<'a> {
+        Env {
+            consts,
+            registers: None,
+            labels: None,
+            code: None,
+            image: None,
+            evaluating: RefCell::new(Vec::new()),
+            cache: RefCell::new(HashMap::new()),
+        }
+    }
+}
+
+/// Whether a name has a fixed meaning as a value (`N`, `Red`, `nil`, ...).
+pub fn is_builtin_name(name: &str) -> bool {
+    builtin_name(name).is_some()
+}
+
+/// Names with a fixed meaning.
+fn builtin_name(name: &str) -> Option<Value> {
+    if let Some(d) = Direction::ALL.iter().find(|d| d.name() == name) {
+        return Some(Value::Direction(*d));
+    }
+    if let Some(c) = Color::ALL.iter().find(|c| format!("{c:?}") == name) {
+        return Some(Value::Color(*c));
+    }
+    Some(match name {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "nil" => Value::Tree(Tree::NIL),
+        "none" => Value::Maybe(None),
+        "Pass" => Value::Command(Command::Pass),
+        "Shield" => Value::Item(Item::Shield),
+        "Created" => Value::Action(Action::Created),
+        "Passed" => Value::Action(Action::Passed),
+        "Invalid" => Value::Action(Action::Invalid),
+        _ => return None,
+    })
+}
+
+/// Evaluates an expression.
+pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
+    let err = |code, message: String| Diagnostic::error(code, expr.span, message);
+    match &expr.kind {
+        ExprKind::Number(n) => i64::try_from(*n).map(Value::Int).map_err(|_| {
+            err("E0401", format!("{n} does not fit the report's 64-bit Int")).label("too large")
+        }),
+        ExprKind::Str(s) => Ok(Value::Str(s.clone())),
+        ExprKind::Name(name) => eval_name(name, expr.span, env),
+        ExprKind::Neg(inner) => {
+            // -9223372036854775808 is written as the negation of 2^63.
+            if let ExprKind::Number(n) = inner.kind
+                && n == 1u64 << 63
+            {
+                return Ok(Value::Int(i64::MIN));
+            }
+            let n = expect_int(&eval(inner, env)?, inner.span)?;
+            n.checked_neg()
+                .map(Value::Int)
+                .ok_or_else(|| err("E0402", "the negation overflows 64 bits".into()))
+        }
+        ExprKind::Not(inner) => match eval(inner, env)? {
+            Value::Bool(b) => Ok(Value::Bool(!b)),
+            Value::Int(n) => Ok(Value::Bool(n == 0)),
+            other => Err(type_error(inner.span, "a boolean", &other)),
+        },
+        ExprKind::Binary(op, a, b) => binary(*op, a, b, expr.span, env),
+        ExprKind::List(items, tail) => {
+            let items = items
+                .iter()
+                .map(|e| eval(e, env))
+                .collect::<Result<Vec<_>, _>>()?;
+            let tail = match tail {
+                Some(t) => Some(Box::new(eval(t, env)?)),
+                None => None,
+            };
+            Ok(Value::List(items, tail))
+        }
+        ExprKind::Tuple(items) => Ok(Value::Tuple(
+            items
+                .iter()
+                .map(|e| eval(e, env))
+                .collect::<Result<_, _>>()?,
+        )),
+        ExprKind::Apply(head, args) => apply(head, args, expr.span, env),
+        ExprKind::Pool(_) => Err(err(
+            "E0403",
+            "`#` makes a constant register: it is not a value".into(),
+        )
+        .label("only an instruction operand can be `#...`")),
+    }
+}
+
+fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
+    if let Some((expr, _)) = env.consts.get(name) {
+        if let Some(v) = env.cache.borrow().get(name) {
+            return Ok(v.clone());
+        }
+        if env.evaluating.borrow().iter().any(|n| n == name) {
+            let cycle = env.evaluating.borrow().join(" -> ");
+            return Err(Diagnostic::error(
+                "E0404",
+                span,
+                format!("constant `{name}` is defined in terms of itself"),
+            )
+            .label("used here")
+            .note(format!("the chain: {cycle} -> {name}")));
+        }
+        env.evaluating.borrow_mut().push(name.to_string());
+        let value = eval(expr, env);
+        env.evaluating.borrow_mut().pop();
+        let value = value?;
+        env.cache
+            .borrow_mut()
+            .insert(name.to_string(), value.clone());
+        return Ok(value);
+    }
+    if let Some(v) = builtin_name(name) {
+        return Ok(v);
+    }
+    if let Some(index) = env.registers.and_then(|r| r(name)) {
+        return Ok(Value::Int(index));
+    }
+    if env.labels.is_some_and(|l| l(name)) {
+        return Err(Diagnostic::error(
+            "E0405",
+            span,
+            format!("label `{name}` is code, not a value"),
+        )
+        .label("a label")
+        .help(format!(
+            "write code({name}) for the code tree that starts at `{name}`"
+        )));
+    }
+    let d = Diagnostic::error("E0406", span, format!("unknown name `{name}`")).label("not defined");
+    Err(if env.registers.is_none() {
+        d.note("while expanding (in `if` conditions), only constants defined above are known")
+    } else {
+        d
+    })
+}
+
+fn type_error(span: Span, expected: &str, found: &Value) -> Diagnostic {
+    Diagnostic::error(
+        "E0407",
+        span,
+        format!("expected {expected}, found {}", found.describe()),
+    )
+    .label("wrong kind of value")
+}
+
+fn expect_int(v: &Value, span: Span) -> Result<i64, Diagnostic> {
+    match v {
+        Value::Int(n) => Ok(*n),
+        other => Err(type_error(span, "a number", other)),
+    }
+}
+
+fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span, env: &Env<'_>) -> EvalResult {
+    let left = eval(a, env)?;
+    let right = eval(b, env)?;
+    let overflow = || {
+        Diagnostic::error("E0408", span, "the result overflows 64 bits").label("this computation")
+    };
+    let boolean = |v: &Value, s: Span| match v {
+        Value::Bool(b) => Ok(*b),
+        Value::Int(n) => Ok(*n != 0),
+        other => Err(type_error(s, "a boolean", other)),
+    };
+    match op {
+        BinOp::And => {
+            return Ok(Value::Bool(
+                boolean(&left, a.span)? && boolean(&right, b.span)?,
+            ));
+        }
+        BinOp::Or => {
+            return Ok(Value::Bool(
+                boolean(&left, a.span)? || boolean(&right, b.span)?,
+            ));
+        }
+        BinOp::Eq => return Ok(Value::Bool(left == right)),
+        BinOp::Ne => return Ok(Value::Bool(left != right)),
+        _ => {}
+    }
+    let (x, y) = (expect_int(&left, a.span)?, expect_int(&right, b.span)?);
+    let value = match op {
+        BinOp::Add => x.checked_add(y).ok_or_else(overflow)?,
+        BinOp::Sub => x.checked_sub(y).ok_or_else(overflow)?,
+        BinOp::Mul => x.checked_mul(y).ok_or_else(overflow)?,
+        BinOp::Div | BinOp::Rem if y == 0 => {
+            return Err(
+                Diagnostic::error("E0409", b.span, "division by zero").label("this is zero")
+            );
+        }
+        BinOp::Div => x.checked_div(y).ok_or_else(overflow)?,
+        BinOp::Rem => x.checked_rem(y).ok_or_else(overflow)?,
+        BinOp::Shl => u32::try_from(y)
+            .ok()
+            .and_then(|s| x.checked_shl(s))
+            .ok_or_else(overflow)?,
+        BinOp::Shr => u32::try_from(y)
+            .ok()
+            .and_then(|s| x.checked_shr(s))
+            .ok_or_else(overflow)?,
+        BinOp::Lt => return Ok(Value::Bool(x < y)),
+        BinOp::Le => return Ok(Value::Bool(x <= y)),
+        BinOp::Gt => return Ok(Value::Bool(x > y)),
+        BinOp::Ge => return Ok(Value::Bool(x >= y)),
+        BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
+    };
+    Ok(Value::Int(value))
+}
+
+/// The arguments of an application, checked by kind.
+struct Args<'e, 'a> {
+    head: &'e Name,
+    args: &'e [Expr],
+    span: Span,
+    env: &'e Env<'a>,
+}
+
+impl Args<'_, '_> {
+    fn arity(&self, n: usize) -> Result<(), Diagnostic> {
+        if self.args.len() == n {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            "E0410",
+            self.span,
+            format!(
+                "`{}` takes {n} argument{}, found {}",
+                self.head.text,
+                if n == 1 { "" } else { "s" },
+                self.args.len()
+            ),
+        )
+        .label("here")
+        .help(usage(&self.head.text).unwrap_or_default()))
+    }
+
+    fn value(&self, k: usize) -> EvalResult {
+        eval(&self.args[k], self.env)
+    }
+
+    fn span(&self, k: usize) -> Span {
+        self.args[k].span
+    }
+
+    fn int(&self, k: usize) -> Result<i64, Diagnostic> {
+        expect_int(&self.value(k)?, self.span(k))
+    }
+
+    fn tree(&self, k: usize) -> Result<Tree, Diagnostic> {
+        let v = self.value(k)?;
+        v.encode()
+            .map_err(|m| Diagnostic::error("E0411", self.span(k), m).label("cannot be encoded"))
+    }
+
+    fn direction(&self, k: usize) -> Result<Direction, Diagnostic> {
+        match self.value(k)? {
+            Value::Direction(d) => Ok(d),
+            Value::Int(n) => Direction::from_index(n).ok_or_else(|| {
+                Diagnostic::error("E0412", self.span(k), format!("{n} is not a direction"))
+                    .label("directions are 0 (N) to 7 (NW)")
+            }),
+            other => Err(type_error(
+                self.span(k),
+                "a direction (N, NE, E, SE, S, SW, W, NW)",
+                &other,
+            )),
+        }
+    }
+
+    fn color(&self, k: usize) -> Result<Color, Diagnostic> {
+        match self.value(k)? {
+            Value::Color(c) => Ok(c),
+            other => Err(type_error(
+                self.span(k),
+                "a colour (Red, Orange, Yellow, Green, Blue, Violet, Black, White)",
+                &other,
+            )),
+        }
+    }
+
+    fn frame(&self, k: usize) -> Result<Frame, Diagnostic> {
+        match self.value(k)? {
+            Value::Frame(f) => Ok(f),
+            other => Err(type_error(
+                self.span(k),
+                "a frame (Frame COLOUR STRENGTH)",
+                &other,
+            )),
+        }
+    }
+
+    fn processor(&self, k: usize) -> Result<Processor, Diagnostic> {
+        match self.value(k)? {
+            Value::Processor(p) => Ok(p),
+            Value::Int(speed) => Ok(Processor { speed }),
+            other => Err(type_error(
+                self.span(k),
+                "a processor (Processor SPEED)",
+                &other,
+            )),
+        }
+    }
+
+    fn register(&self, k: usize) -> Result<Register, Diagnostic> {
+        match self.value(k)? {
+            Value::Register(r) => Ok(r),
+            other => Err(type_error(
+                self.span(k),
+                "a register (Register LIMIT CONTENTS)",
+                &other,
+            )),
+        }
+    }
+
+    fn item(&self, k: usize) -> Result<Item, Diagnostic> {
+        to_item(self.value(k)?, self.span(k))
+    }
+
+    fn ints(&self, k: usize) -> Result<Vec<i64>, Diagnostic> {
+        match self.value(k)? {
+            Value::List(items, None) => items.iter().map(|v| expect_int(v, self.span(k))).collect(),
+            Value::Tree(t) if t.is_nil() => Ok(Vec::new()),
+            other => Err(type_error(self.span(k), "a list of numbers", &other)),
+        }
+    }
+
+    fn memory(&self, k: usize) -> Result<Memory, Diagnostic> {
+        to_memory(self.value(k)?, self.span(k))
+    }
+
+    fn items(&self, k: usize) -> Result<Vec<Item>, Diagnostic> {
+        match self.value(k)? {
+            Value::List(items, None) => items
+                .into_iter()
+                .map(|v| to_item(v, self.span(k)))
+                .collect(),
+            Value::Tree(t) if t.is_nil() => Ok(Vec::new()),
+            other => Err(type_error(self.span(k), "a list of items", &other)),
+        }
+    }
+
+    fn robot(&self, k: usize) -> Result<Robot, Diagnostic> {
+        match self.value(k)? {
+            Value::Robot(r) => Ok(r),
+            other => Err(type_error(
+                self.span(k),
+                "a robot (Robot FRAME INVENTORY)",
+                &other,
+            )),
+        }
+    }
+
+    fn string(&self, k: usize) -> Result<String, Diagnostic> {
+        match self.value(k)? {
+            Value::Str(s) => Ok(s),
+            other => Err(type_error(self.span(k), "a string", &other)),
+        }
+    }
+}
+
+fn to_item(v: Value, span: Span) -> Result<Item, Diagnostic> {
+    match v {
+        Value::Item(i) => Ok(i),
+        Value::Frame(f) => Ok(Item::FramePart(f)),
+        Value::Processor(p) => Ok(Item::ProcessorPart(p)),
+        Value::Register(r) => Ok(Item::RegisterPart(r)),
+        other => Err(type_error(span, "an item", &other)),
+    }
+}
+
+fn to_memory(v: Value, span: Span) -> Result<Memory, Diagnostic> {
+    match v {
+        Value::Memory(m) => Ok(m),
+        Value::List(items, None) => items
+            .into_iter()
+            .map(|v| match v {
+                Value::Register(r) => Ok(r),
+                other => Err(type_error(
+                    span,
+                    "a register (Register LIMIT CONTENTS)",
+                    &other,
+                )),
+            })
+            .collect(),
+        Value::Tree(t) if t.is_nil() => Ok(Vec::new()),
+        other => Err(type_error(
+            span,
+            "a memory (a list of registers, or image(\"file.cta\"))",
+            &other,
+        )),
+    }
+}
+
+/// How a constructor or built-in is written, for messages.
+pub fn usage(head: &str) -> Option<String> {
+    let text = match head {
+        "Move" => "Move DIRECTION",
+        "Lift" | "Drop" | "Inspect" | "Destroy" => "Lift INDEX (likewise Drop, Inspect, Destroy)",
+        "Build" => "Build [INDEX, ...] MEMORY",
+        "Cargo" => "Cargo TYPE WEIGHT",
+        "Frame" => "Frame COLOUR STRENGTH",
+        "Processor" => "Processor SPEED",
+        "Register" => "Register LIMIT CONTENTS",
+        "FramePart" | "ProcessorPart" | "RegisterPart" => {
+            "FramePart (Frame ...), ProcessorPart (Processor ...), RegisterPart (Register ...)"
+        }
+        "Nilify" => "Nilify R",
+        "Construct" | "Deconstruct" | "CopyIfNil" => {
+            "Construct A B C (likewise Deconstruct, CopyIfNil)"
+        }
+        "Robot" => "Robot FRAME [ITEM, ...]",
+        "some" => "some VALUE",
+        "cons" => "cons(FRONT, BACK)",
+        "bits" => "bits(\"1100...\")",
+        "image" => "image(\"program.cta\")",
+        "code" => "code(LABEL)",
+        "size" => "size(VALUE)",
+        _ => return None,
+    };
+    Some(format!("written `{text}`"))
+}
+
+/// `head args...`: constructors of the report's types and built-ins.
+fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
+    // Built-ins take one argument, which may be a tuple: cons(a, b).
+    let unpacked: Vec<Expr>;
+    let args = match (head.text.as_str(), args) {
+        (
+            "cons",
+            [
+                Expr {
+                    kind: ExprKind::Tuple(items),
+                    ..
+                },
+            ],
+        ) => {
+            unpacked = items.clone();
+            &unpacked[..]
+        }
+        _ => args,
+    };
+    let a = Args {
+        head,
+        args,
+        span,
+        env,
+    };
+    let command = |c| Ok(Value::Command(c));
+    let action = |x| Ok(Value::Action(x));
+    let instruction = |i| Ok(Value::Instruction(i));
+    match head.text.as_str() {
+        "Move" => a
+            .arity(1)
+            .and_then(|_| command(Command::Move(a.direction(0)?))),
+        "Lift" => a.arity(1).and_then(|_| command(Command::Lift(a.int(0)?))),
+        "Drop" => a.arity(1).and_then(|_| command(Command::Drop(a.int(0)?))),
+        "Inspect" => a
+            .arity(1)
+            .and_then(|_| command(Command::Inspect(a.int(0)?))),
+        "Destroy" => a
+            .arity(1)
+            .and_then(|_| command(Command::Destroy(a.int(0)?))),
+        "Build" => a
+            .arity(2)
+            .and_then(|_| command(Command::Build(a.ints(0)?, a.memory(1)?))),
+        "Cargo" => a
+            .arity(2)
+            .and_then(|_| Ok(Value::Item(Item::Cargo(a.int(0)?, a.int(1)?)))),
+        "Frame" => a.arity(2).and_then(|_| {
+            Ok(Value::Frame(Frame {
+                color: a.color(0)?,
+                strength: a.int(1)?,
+            }))
+        }),
+        "Processor" => a
+            .arity(1)
+            .and_then(|_| Ok(Value::Processor(Processor { speed: a.int(0)? }))),
+        "Register" => a
+            .arity(2)
+            .and_then(|_| Ok(Value::Register(Register::new(a.int(0)?, a.tree(1)?)))),
+        "FramePart" => a
+            .arity(1)
+            .and_then(|_| Ok(Value::Item(Item::FramePart(a.frame(0)?)))),
+        "ProcessorPart" => a
+            .arity(1)
+            .and_then(|_| Ok(Value::Item(Item::ProcessorPart(a.processor(0)?)))),
+        "RegisterPart" => a
+            .arity(1)
+            .and_then(|_| Ok(Value::Item(Item::RegisterPart(a.register(0)?)))),
+        "Nilify" => a
+            .arity(1)
+            .and_then(|_| instruction(Instruction::Nilify(a.int(0)?))),
+        "Construct" => a
+            .arity(3)
+            .and_then(|_| instruction(Instruction::Construct(a.int(0)?, a.int(1)?, a.int(2)?))),
+        "Deconstruct" => a
+            .arity(3)
+            .and_then(|_| instruction(Instruction::Deconstruct(a.int(0)?, a.int(1)?, a.int(2)?))),
+        "CopyIfNil" => a
+            .arity(3)
+            .and_then(|_| instruction(Instruction::CopyIfNil(a.int(0)?, a.int(1)?, a.int(2)?))),
+        "MoveBlocked" => a
+            .arity(1)
+            .and_then(|_| action(Action::MoveBlocked(a.direction(0)?))),
+        "MovedOut" => a
+            .arity(1)
+            .and_then(|_| action(Action::MovedOut(a.direction(0)?))),
+        "MovedIn" => a
+            .arity(1)
+            .and_then(|_| action(Action::MovedIn(a.direction(0)?))),
+        "CannotFit" => a
+            .arity(1)
+            .and_then(|_| action(Action::CannotFit(a.int(0)?))),
+        "GrappledOver" => a
+            .arity(1)
+            .and_then(|_| action(Action::GrappledOver(a.int(0)?))),
+        "Lifted" => a.arity(1).and_then(|_| action(Action::Lifted(a.int(0)?))),
+        "Dropped" => a.arity(1).and_then(|_| action(Action::Dropped(a.item(0)?))),
+        "InspectTargetFled" => a
+            .arity(1)
+            .and_then(|_| action(Action::InspectTargetFled(a.int(0)?))),
+        "InspectBlocked" => a
+            .arity(1)
+            .and_then(|_| action(Action::InspectBlocked(a.int(0)?))),
+        "Inspected" => a
+            .arity(2)
+            .and_then(|_| action(Action::Inspected(a.int(0)?, a.robot(1)?))),
+        "DestroyTargetFled" => a
+            .arity(1)
+            .and_then(|_| action(Action::DestroyTargetFled(a.int(0)?))),
+        "DestroyBlocked" => a
+            .arity(1)
+            .and_then(|_| action(Action::DestroyBlocked(a.int(0)?))),
+        "Destroyed" => a
+            .arity(1)
+            .and_then(|_| action(Action::Destroyed(a.int(0)?))),
+        "BuildInterrupted" => a
+            .arity(1)
+            .and_then(|_| action(Action::BuildInterrupted(a.ints(0)?))),
+        "Built" => a
+            .arity(2)
+            .and_then(|_| action(Action::Built(a.ints(0)?, a.robot(1)?))),
+        "Robot" => a.arity(2).and_then(|_| {
+            Ok(Value::Robot(Robot {
+                frame: a.frame(0)?,
+                inventory: a.items(1)?,
+                processor: Processor { speed: 0 },
+                memory: Vec::new(),
+            }))
+        }),
+        "some" => a
+            .arity(1)
+            .and_then(|_| Ok(Value::Maybe(Some(Box::new(a.value(0)?))))),
+        "cons" => a
+            .arity(2)
+            .and_then(|_| Ok(Value::Tree(Tree::cons(a.tree(0)?, a.tree(1)?)))),
+        "size" => a
+            .arity(1)
+            .and_then(|_| Ok(Value::Int(a.tree(0)?.size().min(i64::MAX as u64) as i64))),
+        "bits" => a.arity(1).and_then(|_| {
+            let text = a.string(0)?;
+            Tree::from_bits(&text).map(Value::Tree).map_err(|e| {
+                Diagnostic::error(
+                    "E0413",
+                    a.span(0),
+                    format!("not a preorder bit string: {}", e.message),
+                )
+                .label(format!("at character {}", e.offset))
+                .note("`1` is Cons, followed by its front and back; `0` is Nil")
+            })
+        }),
+        "image" => a.arity(1).and_then(|_| {
+            let file = a.string(0)?;
+            let compile = env.image.ok_or_else(|| {
+                Diagnostic::error("E0414", span, "image(...) cannot be used here")
+                    .label("not while expanding")
+            })?;
+            compile(&file, a.span(0)).map(Value::Memory)
+        }),
+        "code" => a.arity(1).and_then(|_| {
+            let Some(label) = args[0].as_name() else {
+                return Err(
+                    Diagnostic::error("E0415", a.span(0), "code(...) takes a label")
+                        .label("not a label name"),
+                );
+            };
+            let code = env.code.ok_or_else(|| {
+                Diagnostic::error("E0414", span, "code(...) cannot be used here")
+                    .label("not while expanding")
+            })?;
+            code(&Name {
+                text: label.to_string(),
+                span: a.span(0),
+            })
+            .map(Value::Tree)
+        }),
+        "" => Err(Diagnostic::error(
+            "E0416",
+            span,
+            "only a constructor or built-in can be applied to arguments",
+        )
+        .label("this is not a name")),
+        other => {
+            let known = builtin_name(other).is_some() || env.consts.contains_key(other);
+            let d = Diagnostic::error(
+                "E0417",
+                head.span,
+                format!("`{other}` cannot be applied to arguments"),
+            )
+            .label(if known {
+                "a value, not a constructor"
+            } else {
+                "not a constructor"
+            });
+            Err(if known {
+                d.help("to put values side by side, write a list [a, b] or a tuple (a, b)")
+            } else {
+                d.note("constructors: Move Lift Drop Inspect Destroy Build Cargo Frame Processor Register FramePart ProcessorPart RegisterPart Nilify Construct Deconstruct CopyIfNil Robot some and the actions; built-ins: cons bits image code size")
+            })
+        }
+    }
+}

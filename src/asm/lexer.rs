@@ -1,0 +1,254 @@
+//! The lexer (logos): source text to tokens.
+//!
+//! The language is line-oriented: a newline ends a statement, except inside
+//! brackets, where lines may continue. Comments run from `;` to the end of
+//! the line.
+
+use super::diagnostics::Diagnostic;
+use super::source::{FileId, Span};
+use logos::Logos;
+use std::fmt;
+
+/// A token.
+#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[logos(skip r"[ \t\r\f]+")]
+#[logos(skip(r";[^\n]*", allow_greedy = true))]
+pub enum Token<'src> {
+    /// End of a line.
+    #[token("\n")]
+    Newline,
+    /// A name: registers, labels, macros, constants, keywords.
+    #[regex(r"[A-Za-z_.][A-Za-z0-9_.]*")]
+    Ident(&'src str),
+    /// A decimal, `0x` hexadecimal or `0b` binary number (`_` separators).
+    #[regex(r"[0-9][0-9_]*", |lex| parse_number(lex.slice(), 10))]
+    #[regex(r"0[xX][0-9a-fA-F_]+", |lex| parse_number(&lex.slice()[2..], 16))]
+    #[regex(r"0[bB][01_]+", |lex| parse_number(&lex.slice()[2..], 2))]
+    Int(Number),
+    /// A string in double quotes (`\"` and `\\` escapes).
+    #[regex(r#""([^"\\\n]|\\.)*""#, |lex| { let s = lex.slice(); &s[1..s.len() - 1] })]
+    Str(&'src str),
+    /// `,`
+    #[token(",")]
+    Comma,
+    /// `:`
+    #[token(":")]
+    Colon,
+    /// `(`
+    #[token("(")]
+    LParen,
+    /// `)`
+    #[token(")")]
+    RParen,
+    /// `[`
+    #[token("[")]
+    LBracket,
+    /// `]`
+    #[token("]")]
+    RBracket,
+    /// `|`
+    #[token("|")]
+    Bar,
+    /// `=`
+    #[token("=")]
+    Eq,
+    /// `==`
+    #[token("==")]
+    EqEq,
+    /// `!=`
+    #[token("!=")]
+    NotEq,
+    /// `<`
+    #[token("<")]
+    Lt,
+    /// `<=`
+    #[token("<=")]
+    Le,
+    /// `>`
+    #[token(">")]
+    Gt,
+    /// `>=`
+    #[token(">=")]
+    Ge,
+    /// `+`
+    #[token("+")]
+    Plus,
+    /// `-`
+    #[token("-")]
+    Minus,
+    /// `*`
+    #[token("*")]
+    Star,
+    /// `/`
+    #[token("/")]
+    Slash,
+    /// `%`
+    #[token("%")]
+    Percent,
+    /// `<<`
+    #[token("<<")]
+    Shl,
+    /// `>>`
+    #[token(">>")]
+    Shr,
+    /// `#`: the constant register holding a value.
+    #[token("#")]
+    Hash,
+    /// `@`: an explicit register index.
+    #[token("@")]
+    At,
+}
+
+/// A number as written: its magnitude, or `None` if it does not fit 64 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Number(pub Option<u64>);
+
+fn parse_number(digits: &str, radix: u32) -> Number {
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    Number(u64::from_str_radix(&clean, radix).ok())
+}
+
+impl fmt::Display for Token<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Newline => f.write_str("end of line"),
+            Token::Ident(s) => write!(f, "`{s}`"),
+            Token::Int(Number(Some(n))) => write!(f, "`{n}`"),
+            Token::Int(Number(None)) => f.write_str("a number"),
+            Token::Str(s) => write!(f, "\"{s}\""),
+            Token::Comma => f.write_str("`,`"),
+            Token::Colon => f.write_str("`:`"),
+            Token::LParen => f.write_str("`(`"),
+            Token::RParen => f.write_str("`)`"),
+            Token::LBracket => f.write_str("`[`"),
+            Token::RBracket => f.write_str("`]`"),
+            Token::Bar => f.write_str("`|`"),
+            Token::Eq => f.write_str("`=`"),
+            Token::EqEq => f.write_str("`==`"),
+            Token::NotEq => f.write_str("`!=`"),
+            Token::Lt => f.write_str("`<`"),
+            Token::Le => f.write_str("`<=`"),
+            Token::Gt => f.write_str("`>`"),
+            Token::Ge => f.write_str("`>=`"),
+            Token::Plus => f.write_str("`+`"),
+            Token::Minus => f.write_str("`-`"),
+            Token::Star => f.write_str("`*`"),
+            Token::Slash => f.write_str("`/`"),
+            Token::Percent => f.write_str("`%`"),
+            Token::Shl => f.write_str("`<<`"),
+            Token::Shr => f.write_str("`>>`"),
+            Token::Hash => f.write_str("`#`"),
+            Token::At => f.write_str("`@`"),
+        }
+    }
+}
+
+/// Brackets may nest at most this deep; deeper nesting is an error (so no
+/// later phase can run out of stack on it).
+pub const MAX_NESTING: usize = 200;
+
+/// A logical line: the tokens of one statement, without the newline.
+pub type Line<'src> = Vec<(Token<'src>, Span)>;
+
+/// Whether a newline inside brackets continues the statement: after an
+/// opening bracket, a comma, `|` or `=`, or before a closing bracket, a
+/// comma or `|`.
+fn continues<'src>(previous: Option<Token<'src>>, lexer: &logos::Lexer<'src, Token<'src>>) -> bool {
+    if matches!(
+        previous,
+        Some(Token::LBracket | Token::LParen | Token::Comma | Token::Bar | Token::Eq)
+    ) {
+        return true;
+    }
+    let mut ahead = lexer.clone();
+    loop {
+        match ahead.next() {
+            Some(Ok(Token::Newline)) => continue,
+            Some(Ok(Token::RBracket | Token::RParen | Token::Comma | Token::Bar)) => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// Splits a file into logical lines of tokens. Unknown characters, numbers
+/// too large for 64 bits and nesting deeper than [`MAX_NESTING`] are
+/// reported; a line with a nesting error is dropped.
+pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
+    let mut lines = Vec::new();
+    let mut errors = Vec::new();
+    let mut line: Line<'_> = Vec::new();
+    let mut depth = 0usize;
+    let mut too_deep = false;
+    let mut lexer = Token::lexer(text);
+    while let Some(token) = lexer.next() {
+        let span = Span::new(file, lexer.span());
+        let token = match token {
+            Ok(t) => t,
+            Err(()) => {
+                let bad = lexer.slice();
+                let message = if bad.starts_with('"') {
+                    "unterminated string".to_string()
+                } else {
+                    format!(
+                        "unexpected character {:?}",
+                        bad.chars().next().unwrap_or(' ')
+                    )
+                };
+                errors.push(
+                    Diagnostic::error("E0001", span, message).label("not part of the language"),
+                );
+                continue;
+            }
+        };
+        match token {
+            Token::Newline if depth == 0 => {
+                if !too_deep && !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                }
+                line.clear();
+                too_deep = false;
+                continue;
+            }
+            Token::Newline if continues(line.last().map(|t| t.0), &lexer) => continue,
+            Token::Newline => {
+                // An unclosed bracket ends with its line: the parser reports it.
+                depth = 0;
+                if !too_deep && !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                }
+                line.clear();
+                too_deep = false;
+                continue;
+            }
+            Token::Int(Number(None)) => {
+                errors.push(
+                    Diagnostic::error("E0002", span, "number too large")
+                        .label("does not fit in 64 bits")
+                        .note("numbers are the report's `Int`: 64-bit, from -2^63 to 2^63 - 1"),
+                );
+            }
+            Token::LParen | Token::LBracket => {
+                depth += 1;
+                if depth > MAX_NESTING && !too_deep {
+                    too_deep = true;
+                    errors.push(
+                        Diagnostic::error(
+                            "E0003",
+                            span,
+                            format!("brackets nested deeper than {MAX_NESTING} levels"),
+                        )
+                        .label("too deep here")
+                        .help("build deep trees from constants, or write them with bits(\"...\")"),
+                    );
+                }
+            }
+            Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        line.push((token, span));
+    }
+    if !too_deep && !line.is_empty() {
+        lines.push(line);
+    }
+    (lines, errors)
+}

@@ -1,0 +1,724 @@
+//! Expansion: modules (`use`, `include`), macros and conditional assembly.
+//!
+//! The output is a list of *sections*: the main file (with everything it
+//! `include`s, in place) and one section per module it `use`s. Code never
+//! falls through from one section into another.
+
+use super::ast::{Expr, ExprKind, Line, ModuleRef, Name, Stmt};
+use super::diagnostics::Diagnostic;
+use super::eval::{Env, Value, eval};
+use super::parser::parse_file;
+use super::source::{FileId, Loader, ModulePath, SourceFile, Sources, Span};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// Macros may expand inside macros at most this deep.
+pub const MAX_MACRO_DEPTH: usize = 64;
+/// Files may include files at most this deep.
+pub const MAX_INCLUDE_DEPTH: usize = 32;
+/// At most this many statements come out of one assembly (guards against a
+/// macro that expands forever in breadth).
+pub const MAX_EXPANDED_ITEMS: usize = 5_000_000;
+
+/// The macro invocations a statement came from, innermost first.
+pub type Chain = Rc<Vec<(String, Span)>>;
+
+/// A statement after expansion, with where it came from.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// The statement (`Op` is an instruction now; names are renamed for
+    /// hygiene, parameters substituted).
+    pub stmt: Stmt,
+    /// Where it was written.
+    pub span: Span,
+    /// The macro invocations it came from.
+    pub chain: Chain,
+    /// For a `block`: its body.
+    pub body: Vec<Item>,
+}
+
+/// A sequence of code that is laid out on its own.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The file the section comes from.
+    pub file: FileId,
+    /// Whether this is the main file (its code is the entry; its blocks are
+    /// checked for reachability).
+    pub main: bool,
+    /// The statements.
+    pub items: Vec<Item>,
+}
+
+/// A macro definition.
+#[derive(Debug)]
+struct MacroDef {
+    name: Name,
+    params: Vec<Name>,
+    body: Vec<Line>,
+    /// Labels defined in the body: local to each expansion.
+    locals: Vec<String>,
+    file: FileId,
+}
+
+/// The result of expansion.
+#[derive(Debug, Default)]
+pub struct Expansion {
+    /// Every file read.
+    pub sources: Sources,
+    /// The sections, main first.
+    pub sections: Vec<Section>,
+    /// Constants, by name: their expression and the span of their definition.
+    pub consts: HashMap<String, (Expr, Span)>,
+    /// Diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What the expander is inside of.
+enum Frame {
+    /// `if` ... `else` ... `end`.
+    If {
+        taking: bool,
+        taken: bool,
+        seen_else: bool,
+        span: Span,
+    },
+    /// `block` ... `end`: the block's header and the output position where
+    /// its body starts.
+    Block { header: Box<Item>, start: usize },
+}
+
+/// Substitutions of one macro expansion.
+#[derive(Clone, Default)]
+struct Scope {
+    params: HashMap<String, Expr>,
+    locals: HashMap<String, String>,
+    chain: Chain,
+    depth: usize,
+}
+
+struct Expander<'a> {
+    loader: &'a dyn Loader,
+    out: Expansion,
+    macros: HashMap<String, Rc<MacroDef>>,
+    used: HashSet<String>,
+    including: Vec<String>,
+    expansions: u32,
+    emitted: usize,
+    gave_up: bool,
+}
+
+/// Expands a program, starting from its main file.
+pub fn expand(loader: &dyn Loader, main: SourceFile) -> Expansion {
+    let mut expander = Expander {
+        loader,
+        out: Expansion::default(),
+        macros: HashMap::new(),
+        used: HashSet::new(),
+        including: Vec::new(),
+        expansions: 0,
+        emitted: 0,
+        gave_up: false,
+    };
+    let key = module_key(&main);
+    let file = expander.out.sources.add(main);
+    expander.used.insert(key.clone());
+    expander.including.push(key);
+    let mut items = Vec::new();
+    expander.file(file, &mut items, 0);
+    expander.out.sections.insert(
+        0,
+        Section {
+            file,
+            main: true,
+            items,
+        },
+    );
+    expander.out
+}
+
+fn module_key(file: &SourceFile) -> String {
+    match &file.path {
+        Some(p) => std::fs::canonicalize(p)
+            .unwrap_or_else(|_| p.clone())
+            .display()
+            .to_string(),
+        None => file.name.clone(),
+    }
+}
+
+impl Expander<'_> {
+    fn error(&mut self, d: Diagnostic) {
+        self.out.diagnostics.push(d);
+    }
+
+    /// Parses and expands one file into `out`.
+    fn file(&mut self, file: FileId, out: &mut Vec<Item>, include_depth: usize) {
+        let (lines, diagnostics) = parse_file(file, &self.out.sources.get(file).text);
+        self.out.diagnostics.extend(diagnostics);
+        self.lines(&lines, &Scope::default(), out, include_depth, file);
+    }
+
+    /// Expands a sequence of statements (a file, or a macro body).
+    fn lines(
+        &mut self,
+        lines: &[Line],
+        scope: &Scope,
+        out: &mut Vec<Item>,
+        include_depth: usize,
+        file: FileId,
+    ) {
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut global_label: Option<String> = None;
+        let mut k = 0;
+        while k < lines.len() {
+            if self.gave_up {
+                return;
+            }
+            let line = &lines[k];
+            k += 1;
+            let active = frames
+                .iter()
+                .all(|f| !matches!(f, Frame::If { taking: false, .. }));
+            match &line.stmt {
+                Stmt::If(condition) => {
+                    let taking = active && self.condition(condition, scope);
+                    frames.push(Frame::If {
+                        taking,
+                        taken: taking || !active,
+                        seen_else: false,
+                        span: line.span,
+                    });
+                }
+                Stmt::Else => match frames.last_mut() {
+                    Some(Frame::If {
+                        taking,
+                        taken,
+                        seen_else,
+                        span,
+                    }) => {
+                        if *seen_else {
+                            let d = Diagnostic::error(
+                                "E0201",
+                                line.span,
+                                "a second `else` for one `if`",
+                            )
+                            .with_label(*span, "this `if`");
+                            self.error(d);
+                        }
+                        *seen_else = true;
+                        *taking = !*taken;
+                        *taken = true;
+                    }
+                    _ => self.error(
+                        Diagnostic::error("E0202", line.span, "`else` without `if`")
+                            .label("no `if` is open here"),
+                    ),
+                },
+                Stmt::End => match frames.pop() {
+                    Some(Frame::If { .. }) => {}
+                    Some(Frame::Block { mut header, start }) => {
+                        header.body = out.split_off(start);
+                        out.push(*header);
+                    }
+                    None => self.error(
+                        Diagnostic::error(
+                            "E0203",
+                            line.span,
+                            "`end` without an open `if`, `macro` or `block`",
+                        )
+                        .label("nothing to end here"),
+                    ),
+                },
+                _ if !active => {
+                    // Skip a macro definition in a branch not taken as a whole.
+                    if let Stmt::Macro { .. } = line.stmt {
+                        k = self.macro_body_end(lines, k, line.span).0;
+                    }
+                }
+                Stmt::Macro { name, params } => {
+                    let (next, body) = self.macro_body_end(lines, k, line.span);
+                    k = next;
+                    if scope.depth > 0 {
+                        self.error(
+                            Diagnostic::error(
+                                "E0204",
+                                name.span,
+                                "a macro cannot be defined inside a macro",
+                            )
+                            .label("defined inside another macro's expansion"),
+                        );
+                        continue;
+                    }
+                    self.define_macro(name, params, body, file);
+                }
+                Stmt::Block { .. } => {
+                    let mut header = self.item(line, scope);
+                    header.stmt = substitute_stmt(&header.stmt, scope, &global_label);
+                    frames.push(Frame::Block {
+                        header: Box::new(header),
+                        start: out.len(),
+                    });
+                }
+                Stmt::Use(module) | Stmt::Include(module) => {
+                    let is_use = matches!(line.stmt, Stmt::Use(_));
+                    self.module(module, is_use, line.span, out, include_depth, file);
+                }
+                Stmt::Op { name, args } if self.macros.contains_key(&name.text) => {
+                    let def = Rc::clone(&self.macros[&name.text]);
+                    let args: Vec<Expr> = args
+                        .iter()
+                        .map(|a| substitute(a, scope, &global_label))
+                        .collect();
+                    self.invoke(&def, name, args, scope, out, include_depth);
+                }
+                Stmt::Const { name, value } => {
+                    let value = substitute(value, scope, &global_label);
+                    self.define_const(name, value);
+                }
+                Stmt::Label(name) => {
+                    let renamed = local_name(&name.text, scope, &global_label);
+                    if scope.depth == 0 && !name.text.starts_with('.') {
+                        global_label = Some(name.text.clone());
+                    }
+                    let mut item = self.item(line, scope);
+                    item.stmt = Stmt::Label(Name {
+                        text: renamed,
+                        span: name.span,
+                    });
+                    self.emit(out, item);
+                }
+                _ => {
+                    let mut item = self.item(line, scope);
+                    item.stmt = substitute_stmt(&item.stmt, scope, &global_label);
+                    self.emit(out, item);
+                }
+            }
+        }
+        for frame in frames.into_iter().rev() {
+            match frame {
+                Frame::If { span, .. } => self.error(
+                    Diagnostic::error("E0205", span, "`if` without `end`")
+                        .label("this `if` is never closed"),
+                ),
+                Frame::Block { header, start } => {
+                    self.error(
+                        Diagnostic::error("E0206", header.span, "`block` without `end`")
+                            .label("this block is never closed"),
+                    );
+                    let mut header = *header;
+                    header.body = out.split_off(start);
+                    out.push(header);
+                }
+            }
+        }
+    }
+
+    fn emit(&mut self, out: &mut Vec<Item>, item: Item) {
+        self.emitted += 1;
+        if self.emitted > MAX_EXPANDED_ITEMS {
+            let d = Diagnostic::error(
+                "E0207",
+                item.span,
+                format!("the program expands to more than {MAX_EXPANDED_ITEMS} statements"),
+            )
+            .label("expansion stopped here")
+            .expanded_from(&item.chain)
+            .help("a macro probably expands itself without end");
+            self.error(d);
+            self.gave_up = true;
+            return;
+        }
+        out.push(item);
+    }
+
+    fn item(&self, line: &Line, scope: &Scope) -> Item {
+        Item {
+            stmt: line.stmt.clone(),
+            span: line.span,
+            chain: Rc::clone(&scope.chain),
+            body: Vec::new(),
+        }
+    }
+
+    /// The index after the `end` of a macro body starting at `k`, and the
+    /// body. Reports a missing `end`.
+    fn macro_body_end(&mut self, lines: &[Line], k: usize, span: Span) -> (usize, Vec<Line>) {
+        let mut depth = 0usize;
+        for (j, line) in lines.iter().enumerate().skip(k) {
+            match line.stmt {
+                Stmt::If(_) | Stmt::Block { .. } | Stmt::Macro { .. } => depth += 1,
+                Stmt::End if depth == 0 => return (j + 1, lines[k..j].to_vec()),
+                Stmt::End => depth -= 1,
+                _ => {}
+            }
+        }
+        self.error(
+            Diagnostic::error("E0208", span, "`macro` without `end`")
+                .label("this macro is never closed"),
+        );
+        (lines.len(), lines[k..].to_vec())
+    }
+
+    fn define_macro(&mut self, name: &Name, params: &[Name], body: Vec<Line>, file: FileId) {
+        if let Some(previous) = self.macros.get(&name.text) {
+            let d = Diagnostic::error(
+                "E0209",
+                name.span,
+                format!("macro `{}` is defined twice", name.text),
+            )
+            .label("second definition")
+            .with_label(previous.name.span, "first definition");
+            self.error(d);
+            return;
+        }
+        if super::ast::KEYWORDS.contains(&name.text.as_str())
+            || super::resolve::Opcode::parse(&name.text).is_some()
+        {
+            let d = Diagnostic::error(
+                "E0210",
+                name.span,
+                format!("`{}` cannot be a macro name", name.text),
+            )
+            .label("an instruction or keyword");
+            self.error(d);
+            return;
+        }
+        let mut seen: HashSet<&str> = HashSet::new();
+        for p in params {
+            if !seen.insert(&p.text) {
+                self.error(
+                    Diagnostic::error(
+                        "E0211",
+                        p.span,
+                        format!("parameter `{}` is listed twice", p.text),
+                    )
+                    .label("again"),
+                );
+            }
+        }
+        let locals = body
+            .iter()
+            .filter_map(|l| match &l.stmt {
+                Stmt::Label(n) => Some(n.text.clone()),
+                _ => None,
+            })
+            .collect();
+        self.macros.insert(
+            name.text.clone(),
+            Rc::new(MacroDef {
+                name: name.clone(),
+                params: params.to_vec(),
+                body,
+                locals,
+                file,
+            }),
+        );
+    }
+
+    fn define_const(&mut self, name: &Name, value: Expr) {
+        if let Some((_, previous)) = self.out.consts.get(&name.text) {
+            let d = Diagnostic::error(
+                "E0212",
+                name.span,
+                format!("constant `{}` is defined twice", name.text),
+            )
+            .label("second definition")
+            .with_label(*previous, "first definition");
+            self.error(d);
+            return;
+        }
+        self.out
+            .consts
+            .insert(name.text.clone(), (value, name.span));
+    }
+
+    fn invoke(
+        &mut self,
+        def: &MacroDef,
+        call: &Name,
+        args: Vec<Expr>,
+        scope: &Scope,
+        out: &mut Vec<Item>,
+        include_depth: usize,
+    ) {
+        if args.len() != def.params.len() {
+            let d = Diagnostic::error(
+                "E0213",
+                call.span,
+                format!(
+                    "macro `{}` takes {} argument{}, but {} {} given",
+                    def.name.text,
+                    def.params.len(),
+                    if def.params.len() == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "was" } else { "were" }
+                ),
+            )
+            .label("in this invocation")
+            .with_label(def.name.span, "defined here")
+            .expanded_from(&scope.chain);
+            self.error(d);
+            return;
+        }
+        if scope.depth >= MAX_MACRO_DEPTH {
+            let d = Diagnostic::error(
+                "E0214",
+                call.span,
+                format!("macros expand more than {MAX_MACRO_DEPTH} levels deep"),
+            )
+            .label(format!("`{}` expanded here", def.name.text))
+            .note(format!(
+                "the innermost {} expansions are shown",
+                scope.chain.len().min(3)
+            ))
+            .help("a macro that invokes itself needs an `if` that stops it");
+            let mut d = d;
+            d.expansion = scope.chain.iter().take(3).cloned().collect();
+            self.error(d);
+            return;
+        }
+        self.expansions += 1;
+        let suffix = self.expansions;
+        let mut chain = vec![(def.name.text.clone(), call.span)];
+        chain.extend(scope.chain.iter().cloned());
+        let inner = Scope {
+            params: def
+                .params
+                .iter()
+                .map(|p| p.text.clone())
+                .zip(args)
+                .collect(),
+            locals: def
+                .locals
+                .iter()
+                .map(|l| (l.clone(), format!("{l}@{suffix}")))
+                .collect(),
+            chain: Rc::new(chain),
+            depth: scope.depth + 1,
+        };
+        let body = def.body.clone();
+        self.lines(&body, &inner, out, include_depth, def.file);
+    }
+
+    fn condition(&mut self, condition: &Expr, scope: &Scope) -> bool {
+        let condition = substitute(condition, scope, &None);
+        let env = Env::expanding(&self.out.consts);
+        match eval(&condition, &env) {
+            Ok(Value::Int(n)) => n != 0,
+            Ok(Value::Bool(b)) => b,
+            Ok(other) => {
+                let d = Diagnostic::error(
+                    "E0215",
+                    condition.span,
+                    "an `if` needs a number or a boolean",
+                )
+                .label(format!("this is {}", other.describe()))
+                .expanded_from(&scope.chain);
+                self.error(d);
+                false
+            }
+            Err(d) => {
+                self.error(d.expanded_from(&scope.chain));
+                false
+            }
+        }
+    }
+
+    fn module(
+        &mut self,
+        module: &ModuleRef,
+        is_use: bool,
+        span: Span,
+        out: &mut Vec<Item>,
+        include_depth: usize,
+        from: FileId,
+    ) {
+        let path = match module {
+            ModuleRef::Std(name) => ModulePath::Std(name.clone()),
+            ModuleRef::File(path) => ModulePath::File(PathBuf::from(path)),
+        };
+        let from_path = self.out.sources.get(from).path.clone();
+        let file = match self.loader.load(&path, from_path.as_deref()) {
+            Ok(f) => f,
+            Err(message) => {
+                let d = Diagnostic::error("E0216", span, format!("cannot load module: {message}"))
+                    .label("named here");
+                let d = match module {
+                    ModuleRef::Std(_) => d.help(format!(
+                        "the standard modules are: {}",
+                        super::source::embedded_stdlib()
+                            .iter()
+                            .map(|(n, _)| format!("std/{n}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                    ModuleRef::File(_) => d,
+                };
+                self.error(d);
+                return;
+            }
+        };
+        let key = module_key(&file);
+        if is_use {
+            if !self.used.insert(key.clone()) {
+                return;
+            }
+        } else if self.including.contains(&key) {
+            let chain = self.including.join(" -> ");
+            let d = Diagnostic::error("E0217", span, format!("`{}` includes itself", file.name))
+                .label("this include closes a cycle")
+                .note(format!("include chain: {chain} -> {key}"));
+            self.error(d);
+            return;
+        }
+        if include_depth >= MAX_INCLUDE_DEPTH {
+            let d = Diagnostic::error(
+                "E0218",
+                span,
+                format!("files include files more than {MAX_INCLUDE_DEPTH} levels deep"),
+            )
+            .label("too deep here");
+            self.error(d);
+            return;
+        }
+        let id = self.out.sources.add(file);
+        self.including.push(key);
+        if is_use {
+            let mut items = Vec::new();
+            self.file(id, &mut items, include_depth + 1);
+            self.check_module_code(&items);
+            self.out.sections.push(Section {
+                file: id,
+                main: false,
+                items,
+            });
+        } else {
+            self.file(id, out, include_depth + 1);
+        }
+        self.including.pop();
+    }
+
+    /// In a used module, code must follow a label: there is nothing to fall
+    /// into it from.
+    fn check_module_code(&mut self, items: &[Item]) {
+        for item in items {
+            match &item.stmt {
+                Stmt::Label(_) | Stmt::Block { .. } => return,
+                Stmt::Op { .. } => {
+                    let d = Diagnostic::error("E0219", item.span, "code in a module must follow a label")
+                        .label("no label before this instruction")
+                        .note("a `use`d module is laid out on its own: nothing can reach code before its first label")
+                        .expanded_from(&item.chain);
+                    self.error(d);
+                    return;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The name a label gets: macro-local labels are renamed per expansion, and
+/// `.name` labels outside macros belong to the last global label.
+fn local_name(name: &str, scope: &Scope, global_label: &Option<String>) -> String {
+    if let Some(renamed) = scope.locals.get(name) {
+        return renamed.clone();
+    }
+    match global_label {
+        Some(g) if name.starts_with('.') && scope.depth == 0 => format!("{g}{name}"),
+        _ => name.to_string(),
+    }
+}
+
+/// An expression with macro parameters replaced by their arguments and local
+/// names renamed.
+fn substitute(expr: &Expr, scope: &Scope, global_label: &Option<String>) -> Expr {
+    let sub = |e: &Expr| substitute(e, scope, global_label);
+    let kind = match &expr.kind {
+        ExprKind::Name(n) => {
+            if let Some(arg) = scope.params.get(n) {
+                return arg.clone();
+            }
+            ExprKind::Name(local_name(n, scope, global_label))
+        }
+        ExprKind::Number(_) | ExprKind::Str(_) => return expr.clone(),
+        ExprKind::Neg(e) => ExprKind::Neg(Box::new(sub(e))),
+        ExprKind::Not(e) => ExprKind::Not(Box::new(sub(e))),
+        ExprKind::Pool(e) => ExprKind::Pool(Box::new(sub(e))),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, Box::new(sub(a)), Box::new(sub(b))),
+        ExprKind::List(items, tail) => ExprKind::List(
+            items.iter().map(sub).collect(),
+            tail.as_ref().map(|t| Box::new(sub(t))),
+        ),
+        ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(sub).collect()),
+        ExprKind::Apply(head, args) => {
+            // A parameter in head position stands for a name.
+            let head = match scope.params.get(&head.text).and_then(|a| a.as_name()) {
+                Some(n) => Name {
+                    text: n.to_string(),
+                    span: head.span,
+                },
+                None => head.clone(),
+            };
+            ExprKind::Apply(head, args.iter().map(sub).collect())
+        }
+    };
+    Expr {
+        kind,
+        span: expr.span,
+    }
+}
+
+fn substitute_name(name: &Name, scope: &Scope, global_label: &Option<String>) -> Name {
+    if let Some(arg) = scope.params.get(&name.text)
+        && let Some(n) = arg.as_name()
+    {
+        return Name {
+            text: n.to_string(),
+            span: name.span,
+        };
+    }
+    Name {
+        text: local_name(&name.text, scope, global_label),
+        span: name.span,
+    }
+}
+
+fn substitute_stmt(stmt: &Stmt, scope: &Scope, g: &Option<String>) -> Stmt {
+    let e = |x: &Expr| substitute(x, scope, g);
+    let n = |x: &Name| substitute_name(x, scope, g);
+    match stmt {
+        Stmt::Op { name, args } => Stmt::Op {
+            name: name.clone(),
+            args: args.iter().map(e).collect(),
+        },
+        Stmt::Reg {
+            name,
+            index,
+            limit,
+            init,
+        } => Stmt::Reg {
+            name: n(name),
+            index: index.as_ref().map(e),
+            limit: limit.as_ref().map(|l| l.as_ref().map(e)),
+            init: init.as_ref().map(e),
+        },
+        Stmt::Resize { name, limit } => Stmt::Resize {
+            name: n(name),
+            limit: e(limit),
+        },
+        Stmt::Entry(name) => Stmt::Entry(n(name)),
+        Stmt::CallStack { stack, link } => Stmt::CallStack {
+            stack: n(stack),
+            link: n(link),
+        },
+        Stmt::Block { name, index, limit } => Stmt::Block {
+            name: n(name),
+            index: index.as_ref().map(e),
+            limit: limit.as_ref().map(e),
+        },
+        Stmt::Tail(name) => Stmt::Tail(n(name)),
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,181 @@
+//! The constree assembler: `.cta` source to memory images.
+//!
+//! `source -> lex (lexer) -> parse (parser) -> expand macros and modules
+//! (macros) -> resolve names and number registers (resolve) -> lay out
+//! blocks into registers (layout) -> encode and build the image (codegen)`.
+//! Every phase returns what it could build together with its diagnostics,
+//! so one run reports everything it can. Files are read through a
+//! [`source::Loader`], so the compiler runs without a disk in tests.
+
+// Phases return `Result<_, Diagnostic>`: a diagnostic is large, but errors
+// are the cold path, and a plain value keeps every phase simple.
+#![allow(clippy::result_large_err)]
+
+pub mod ast;
+pub mod codegen;
+pub mod diagnostics;
+pub mod eval;
+pub mod layout;
+pub mod lexer;
+pub mod listing;
+pub mod macros;
+pub mod parser;
+pub mod resolve;
+pub mod show;
+pub mod source;
+
+use crate::image::Image;
+use crate::machine::Memory;
+use diagnostics::Diagnostic;
+use source::{Loader, ModulePath, SourceFile, Sources, Span};
+use std::cell::RefCell;
+use std::path::Path;
+
+/// The result of assembling a program.
+#[derive(Debug)]
+pub struct Assembly {
+    /// The image, if there were no errors.
+    pub image: Option<Image>,
+    /// Every file read.
+    pub sources: Sources,
+    /// Errors and warnings, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Assembly {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The diagnostics rendered for a terminal (or plain, without colour).
+    pub fn render(&self, colour: bool) -> String {
+        diagnostics::render(&self.diagnostics, &self.sources, colour)
+    }
+}
+
+/// Assembles the program in a file.
+pub fn assemble_file(loader: &dyn Loader, path: &Path) -> Assembly {
+    let module = ModulePath::File(path.to_path_buf());
+    match loader.load(&module, None) {
+        Ok(file) => assemble(loader, file),
+        Err(message) => {
+            let mut sources = Sources::default();
+            let id = sources.add(SourceFile::new(
+                path.display().to_string(),
+                None,
+                String::new(),
+            ));
+            Assembly {
+                image: None,
+                sources,
+                diagnostics: vec![Diagnostic::error("E0000", Span::new(id, 0..0), message)],
+            }
+        }
+    }
+}
+
+/// Assembles a program given its main file.
+pub fn assemble(loader: &dyn Loader, main: SourceFile) -> Assembly {
+    let compiling = RefCell::new(Vec::new());
+    assemble_nested(loader, main, &compiling)
+}
+
+fn assemble_nested(
+    loader: &dyn Loader,
+    main: SourceFile,
+    compiling: &RefCell<Vec<String>>,
+) -> Assembly {
+    let main_key = main
+        .path
+        .as_ref()
+        .map_or_else(|| main.name.clone(), |p| p.display().to_string());
+    compiling.borrow_mut().push(main_key);
+    let main_path = main.path.clone();
+    let expansion = macros::expand(loader, main);
+    let (resolved, resolve_diagnostics) = resolve::resolve(&expansion);
+    let layout = layout::lay_out(&resolved);
+    let compile =
+        |file: &str, span: Span| compile_image(loader, file, span, main_path.as_deref(), compiling);
+    let (image, codegen_diagnostics) = codegen::generate(&expansion, &resolved, &layout, &compile);
+    compiling.borrow_mut().pop();
+    let mut diagnostics = expansion.diagnostics;
+    diagnostics.extend(resolve_diagnostics);
+    diagnostics.extend(codegen_diagnostics);
+    diagnostics.sort_by_key(|d| (d.primary.0.file, d.primary.0.start, d.severity));
+    let failed = diagnostics.iter().any(Diagnostic::is_error);
+    Assembly {
+        image: (!failed).then_some(image),
+        sources: expansion.sources,
+        diagnostics,
+    }
+}
+
+/// `image("file.cta")`: assembles another program and gives its memory.
+fn compile_image(
+    loader: &dyn Loader,
+    file: &str,
+    span: Span,
+    from: Option<&Path>,
+    compiling: &RefCell<Vec<String>>,
+) -> Result<Memory, Diagnostic> {
+    let module = ModulePath::File(file.into());
+    let source = loader.load(&module, from).map_err(|m| {
+        Diagnostic::error("E0420", span, format!("cannot load the program: {m}"))
+            .label("named here")
+    })?;
+    let key = source
+        .path
+        .as_ref()
+        .map_or_else(|| source.name.clone(), |p| p.display().to_string());
+    if compiling.borrow().contains(&key) {
+        return Err(
+            Diagnostic::error("E0421", span, format!("`{file}` embeds itself"))
+                .label("this image(...) closes a cycle")
+                .note(format!(
+                    "programs being assembled: {}",
+                    compiling.borrow().join(" -> ")
+                )),
+        );
+    }
+    let nested = assemble_nested(loader, source, compiling);
+    match nested.image {
+        Some(image) => Ok(image.memory()),
+        None => {
+            let errors: Vec<&Diagnostic> =
+                nested.diagnostics.iter().filter(|d| d.is_error()).collect();
+            let first = errors
+                .first()
+                .map(|d| format!("{}: {}", nested.sources.location(d.primary.0), d.message))
+                .unwrap_or_default();
+            Err(Diagnostic::error(
+                "E0422",
+                span,
+                format!("`{file}` does not assemble ({} errors)", errors.len()),
+            )
+            .label("embedded here")
+            .note(format!("first error: {first}"))
+            .help(format!("run `constree check {file}` to see them all")))
+        }
+    }
+}
+
+/// Reads one literal (e.g. `[1, 2, 3]` or `Move N`) given on a command line
+/// and encodes it. Only built-in names are known.
+pub fn parse_literal(text: &str) -> Result<crate::tree::Tree, String> {
+    let mut sources = Sources::default();
+    let line = format!("const literal = {text}");
+    let file = sources.add(SourceFile::new("<literal>".into(), None, line.clone()));
+    let (lines, diagnostics) = parser::parse_file(file, &line);
+    let first_error = |ds: &[Diagnostic]| ds.first().map(|d| d.message.clone());
+    if let Some(message) = first_error(&diagnostics) {
+        return Err(message);
+    }
+    let Some(ast::Stmt::Const { value, .. }) = lines.first().map(|l| &l.stmt) else {
+        return Err("expected a value".into());
+    };
+    let consts = std::collections::HashMap::new();
+    let env = eval::Env::expanding(&consts);
+    let value = eval::eval(value, &env).map_err(|d| d.message)?;
+    value.encode()
+}

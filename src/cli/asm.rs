@@ -1,0 +1,87 @@
+//! `constree asm`, `check`, `exec`: the assembler's commands.
+
+use super::Failure;
+use crate::asm::source::DiskLoader;
+use crate::asm::{Assembly, assemble_file};
+use crate::image::Image;
+use crate::image::format::{load, save};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options shared by the commands that assemble.
+#[derive(clap::Args, Clone)]
+pub struct StdlibOption {
+    /// Read `std/NAME` modules from this directory instead of the built-in
+    /// standard library (also `$CONSTREE_STDLIB`).
+    #[arg(long, value_name = "DIR")]
+    stdlib: Option<PathBuf>,
+}
+
+/// `constree asm`.
+#[derive(clap::Args)]
+pub struct AsmArgs {
+    /// The program (`.cta`).
+    file: PathBuf,
+    /// Where to write the image (default: the file with `.ctm`).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Print each register, its limit, size and code with source lines.
+    #[arg(long)]
+    listing: bool,
+    #[command(flatten)]
+    stdlib: StdlibOption,
+}
+
+/// `constree check`.
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// The program (`.cta`).
+    file: PathBuf,
+    #[command(flatten)]
+    stdlib: StdlibOption,
+}
+
+/// Assembles a file, printing its diagnostics to standard error.
+pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption) -> Assembly {
+    let loader = DiskLoader::new(stdlib.stdlib.clone());
+    let assembly = assemble_file(&loader, file);
+    if !assembly.diagnostics.is_empty() {
+        eprint!("{}", assembly.render(std::io::stderr().is_terminal()));
+    }
+    assembly
+}
+
+/// An image from a `.ctm` file, or by assembling a `.cta` file.
+pub fn load_program(file: &Path, stdlib: &StdlibOption) -> Result<Image, Failure> {
+    if file.extension().is_some_and(|e| e == "ctm") {
+        return load(file).map_err(Failure::from);
+    }
+    assemble_reporting(file, stdlib)
+        .image
+        .ok_or_else(|| Failure(format!("{} does not assemble", file.display())))
+}
+
+pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
+    let assembly = assemble_reporting(&args.file, &args.stdlib);
+    let Some(image) = assembly.image else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let output = args
+        .output
+        .unwrap_or_else(|| args.file.with_extension("ctm"));
+    save(&image, &output)?;
+    if args.listing {
+        print!("{}", crate::asm::listing::listing(&image));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
+    let assembly = assemble_reporting(&args.file, &args.stdlib);
+    Ok(if assembly.has_errors() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

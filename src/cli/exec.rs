@@ -1,0 +1,68 @@
+//! `constree exec`: one machine outside any world.
+
+use super::Failure;
+use super::asm::{StdlibOption, load_program};
+use crate::asm::{parse_literal, show};
+use crate::machine::run_machine;
+use crate::world::robot::{INPUT, OUTPUT};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `constree exec`.
+#[derive(clap::Args)]
+pub struct ExecArgs {
+    /// The program (`.cta` or `.ctm`).
+    file: PathBuf,
+    /// Ticks per step.
+    #[arg(long, default_value_t = 10_000, allow_negative_numbers = true)]
+    speed: i64,
+    /// A value written into `in` at every step, as the engine writes input
+    /// (trimmed from the right to fit).
+    #[arg(long, value_name = "LITERAL")]
+    input: Option<String>,
+    /// How many steps.
+    #[arg(long, default_value_t = 1)]
+    steps: u64,
+    #[command(flatten)]
+    stdlib: StdlibOption,
+}
+
+pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
+    let image = load_program(&args.file, &args.stdlib)?;
+    let input = match &args.input {
+        Some(text) => Some(parse_literal(text).map_err(|m| Failure(format!("--input: {m}")))?),
+        None => None,
+    };
+    let mut memory = image.memory();
+    for step in 1..=args.steps {
+        // As the engine does: read and clear the output, write the input, run.
+        let output = memory.get(OUTPUT).map(|r| r.contents.clone());
+        if let Some(out) = &output
+            && let Some(register) = memory.get_mut(OUTPUT)
+        {
+            println!("step {step}: out = {}", show::output(out));
+            register.force(crate::tree::Tree::NIL);
+        }
+        if let (Some(input), Some(register)) = (&input, memory.get_mut(INPUT)) {
+            register.fit_tree(input.clone());
+        }
+        match run_machine(args.speed, &mut memory) {
+            Ok(report) if report.halted => {
+                println!("step {step}: halted after {} ticks", report.ticks)
+            }
+            Ok(report) => println!("step {step}: ran {} ticks", report.ticks),
+            Err(e) => println!("step {step}: machine error: {e}; every register was wiped"),
+        }
+    }
+    println!();
+    for (i, r) in memory.iter().enumerate() {
+        let name = image.registers.get(i).map_or("", |r| r.name.as_str());
+        let is_code = image.source_map.registers.iter().any(|m| m.register == i);
+        let shown = match show::code(&r.contents) {
+            Some(instrs) if is_code => format!("code, {} instructions", instrs.len()),
+            _ => show::guess(&r.contents, 120),
+        };
+        println!("r{i:<3} {name:<16} size {:<8} {shown}", r.contents.size());
+    }
+    Ok(ExitCode::SUCCESS)
+}

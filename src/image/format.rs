@@ -1,0 +1,431 @@
+//! The `.ctm` file format: JSON with a node table.
+//!
+//! ```json
+//! {"format": "constree-image", "version": 1, "compiler": "constree 0.1.0",
+//!  "sources_hash": "…", "files": [{"name": "bot.cta", "hash": "…"}],
+//!  "nodes": [[0, 0], [1, 0], …],
+//!  "registers": [{"name": "prog", "limit": 57, "contents": 12}, …],
+//!  "labels": [{"name": "main", "register": 3, "offset": 0}],
+//!  "callstack": {"stack": 4, "link": 5},
+//!  "locations": [{"file": 0, "line": 3, "column": 5, "expansion": […]}],
+//!  "source_map": [{"register": 0, "locations": [0, 1, 2]}]}
+//! ```
+//!
+//! A tree is a node id: 0 is Nil, and node `k` (1-based) is the pair
+//! `nodes[k - 1]` of the ids of its front and back, both smaller than `k`.
+//! Equal subtrees share one id, so the file grows with the distinct nodes,
+//! not the logical size. The same image always gives the same bytes.
+
+use super::{
+    CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
+    SourceMap,
+};
+use crate::tree::Tree;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+const FORMAT: &str = "constree-image";
+const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: String,
+    version: u32,
+    compiler: String,
+    sources_hash: String,
+    files: Vec<FileJson>,
+    nodes: Vec<(u64, u64)>,
+    registers: Vec<RegisterJson>,
+    labels: Vec<LabelJson>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    callstack: Option<CallStackJson>,
+    locations: Vec<LocationJson>,
+    source_map: Vec<RegisterMapJson>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileJson {
+    name: String,
+    hash: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegisterJson {
+    name: String,
+    limit: i64,
+    contents: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LabelJson {
+    name: String,
+    register: usize,
+    offset: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallStackJson {
+    stack: usize,
+    link: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LocationJson {
+    file: u32,
+    line: u32,
+    column: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    expansion: Vec<ExpansionJson>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpansionJson {
+    #[serde(rename = "macro")]
+    macro_name: String,
+    file: u32,
+    line: u32,
+    column: u32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegisterMapJson {
+    register: usize,
+    locations: Vec<u32>,
+}
+
+/// Why an image could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    /// The file could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    /// Not valid JSON, or not an image.
+    #[error("not a constree image: {0}")]
+    Json(String),
+    /// Valid JSON whose contents do not hold together.
+    #[error("corrupt image: {0}")]
+    Corrupt(String),
+}
+
+/// Assigns node ids, sharing equal subtrees.
+#[derive(Default)]
+struct NodeTable {
+    nodes: Vec<(u64, u64)>,
+    by_pair: HashMap<(u64, u64), u64>,
+    by_node: HashMap<usize, u64>,
+}
+
+impl NodeTable {
+    /// The id of a tree, adding its nodes (post-order, front first).
+    fn id(&mut self, tree: &Tree) -> u64 {
+        // Explicit stack: (tree, children done?).
+        let mut stack: Vec<(&Tree, bool)> = vec![(tree, false)];
+        let mut ids: Vec<u64> = Vec::new();
+        while let Some((t, expanded)) = stack.pop() {
+            let Some((front, back)) = t.split() else {
+                ids.push(0);
+                continue;
+            };
+            if let Some(&id) = self.by_node.get(&t.node_id()) {
+                ids.push(id);
+                continue;
+            }
+            if !expanded {
+                stack.push((t, true));
+                stack.push((back, false));
+                stack.push((front, false));
+                continue;
+            }
+            let back_id = ids.pop().unwrap_or(0);
+            let front_id = ids.pop().unwrap_or(0);
+            let id = *self.by_pair.entry((front_id, back_id)).or_insert_with(|| {
+                self.nodes.push((front_id, back_id));
+                self.nodes.len() as u64
+            });
+            self.by_node.insert(t.node_id(), id);
+            ids.push(id);
+        }
+        ids.pop().unwrap_or(0)
+    }
+}
+
+/// The JSON text of an image.
+pub fn to_json(image: &Image) -> String {
+    let mut table = NodeTable::default();
+    let registers = image
+        .registers
+        .iter()
+        .map(|r| RegisterJson {
+            name: r.name.clone(),
+            limit: r.limit,
+            contents: table.id(&r.contents),
+        })
+        .collect();
+    let file = File {
+        format: FORMAT.into(),
+        version: VERSION,
+        compiler: image.compiler.clone(),
+        sources_hash: image.sources_hash.clone(),
+        files: image
+            .files
+            .iter()
+            .map(|f| FileJson {
+                name: f.name.clone(),
+                hash: f.hash.clone(),
+            })
+            .collect(),
+        nodes: table.nodes,
+        registers,
+        labels: image
+            .labels
+            .iter()
+            .map(|l| LabelJson {
+                name: l.name.clone(),
+                register: l.register,
+                offset: l.offset,
+            })
+            .collect(),
+        callstack: image.callstack.map(|c| CallStackJson {
+            stack: c.stack,
+            link: c.link,
+        }),
+        locations: image
+            .source_map
+            .locations
+            .iter()
+            .map(|l| LocationJson {
+                file: l.file,
+                line: l.line,
+                column: l.column,
+                expansion: l
+                    .expansion
+                    .iter()
+                    .map(|e| ExpansionJson {
+                        macro_name: e.macro_name.clone(),
+                        file: e.file,
+                        line: e.line,
+                        column: e.column,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        source_map: image
+            .source_map
+            .registers
+            .iter()
+            .map(|m| RegisterMapJson {
+                register: m.register,
+                locations: m.locations.clone(),
+            })
+            .collect(),
+    };
+    let mut text = serde_json::to_string(&file).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Reads an image from its JSON text, checking that it holds together.
+pub fn from_json(text: &str) -> Result<Image, ImageError> {
+    let file: File = serde_json::from_str(text).map_err(|e| ImageError::Json(e.to_string()))?;
+    if file.format != FORMAT {
+        return Err(ImageError::Json(format!(
+            "format is {:?}, expected {FORMAT:?}",
+            file.format
+        )));
+    }
+    if file.version != VERSION {
+        return Err(ImageError::Corrupt(format!(
+            "version {} is not supported (this constree reads version {VERSION})",
+            file.version
+        )));
+    }
+    let mut trees: Vec<Tree> = Vec::with_capacity(file.nodes.len() + 1);
+    trees.push(Tree::NIL);
+    for (k, &(front, back)) in file.nodes.iter().enumerate() {
+        let id = k as u64 + 1;
+        if front >= id || back >= id {
+            return Err(ImageError::Corrupt(format!(
+                "node {id} refers to a node that is not before it"
+            )));
+        }
+        trees.push(Tree::cons(
+            trees[front as usize].clone(),
+            trees[back as usize].clone(),
+        ));
+    }
+    let tree = |id: u64, what: &str| {
+        trees.get(id as usize).cloned().ok_or_else(|| {
+            ImageError::Corrupt(format!(
+                "{what} refers to node {id}, but there are {} nodes",
+                file.nodes.len()
+            ))
+        })
+    };
+    let registers = file
+        .registers
+        .iter()
+        .map(|r| {
+            Ok(ImageRegister {
+                name: r.name.clone(),
+                limit: r.limit,
+                contents: tree(r.contents, &format!("register `{}`", r.name))?,
+            })
+        })
+        .collect::<Result<Vec<_>, ImageError>>()?;
+    let count = registers.len();
+    let check_register = |r: usize, what: &str| {
+        if r < count {
+            Ok(r)
+        } else {
+            Err(ImageError::Corrupt(format!(
+                "{what} names register {r}, but there are {count}"
+            )))
+        }
+    };
+    let labels = file
+        .labels
+        .iter()
+        .map(|l| {
+            Ok(LabelSymbol {
+                name: l.name.clone(),
+                register: check_register(l.register, &format!("label `{}`", l.name))?,
+                offset: l.offset,
+            })
+        })
+        .collect::<Result<Vec<_>, ImageError>>()?;
+    let callstack = match &file.callstack {
+        Some(c) => Some(CallStack {
+            stack: check_register(c.stack, "the call stack")?,
+            link: check_register(c.link, "the call stack")?,
+        }),
+        None => None,
+    };
+    let files = file.files.len() as u32;
+    let check_file = |f: u32| {
+        if f < files {
+            Ok(f)
+        } else {
+            Err(ImageError::Corrupt(format!(
+                "a location names file {f}, but there are {files}"
+            )))
+        }
+    };
+    let locations = file
+        .locations
+        .iter()
+        .map(|l| {
+            Ok(Location {
+                file: check_file(l.file)?,
+                line: l.line,
+                column: l.column,
+                expansion: l
+                    .expansion
+                    .iter()
+                    .map(|e| {
+                        Ok(ExpansionSite {
+                            macro_name: e.macro_name.clone(),
+                            file: check_file(e.file)?,
+                            line: e.line,
+                            column: e.column,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, ImageError>>()?,
+            })
+        })
+        .collect::<Result<Vec<_>, ImageError>>()?;
+    let location_count = locations.len() as u32;
+    let maps = file
+        .source_map
+        .iter()
+        .map(|m| {
+            if let Some(bad) = m.locations.iter().find(|&&l| l >= location_count) {
+                return Err(ImageError::Corrupt(format!(
+                    "the source map names location {bad}, but there are {location_count}"
+                )));
+            }
+            Ok(RegisterMap {
+                register: check_register(m.register, "the source map")?,
+                locations: m.locations.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>, ImageError>>()?;
+    Ok(Image {
+        registers,
+        labels,
+        callstack,
+        source_map: SourceMap {
+            locations,
+            registers: maps,
+        },
+        files: file
+            .files
+            .into_iter()
+            .map(|f| FileRecord {
+                name: f.name,
+                hash: f.hash,
+            })
+            .collect(),
+        compiler: file.compiler,
+        sources_hash: file.sources_hash,
+    })
+}
+
+/// Reads an image file.
+pub fn load(path: &Path) -> Result<Image, ImageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ImageError::Io(format!("{}: {e}", path.display())))?;
+    from_json(&text).map_err(|e| match e {
+        ImageError::Json(m) => ImageError::Json(format!("{}: {m}", path.display())),
+        ImageError::Corrupt(m) => ImageError::Corrupt(format!("{}: {m}", path.display())),
+        io => io,
+    })
+}
+
+/// Writes a file atomically: to a temporary file beside it, then renamed
+/// over it. On any error the old file is left as it was and the temporary
+/// file is removed.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |f| f.write_all(contents))
+}
+
+/// [`write_atomically`] with a writer function (which may fail midway).
+pub fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("output");
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        write(&mut file)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Writes an image to a file, atomically.
+pub fn save(image: &Image, path: &Path) -> Result<(), ImageError> {
+    write_atomically(path, to_json(image).as_bytes())
+        .map_err(|e| ImageError::Io(format!("{}: {e}", path.display())))
+}

@@ -1,0 +1,145 @@
+//! Memory images: what the assembler produces and robots are loaded with.
+//!
+//! An image is a memory (registers: limit and contents) together with what a
+//! debugger needs to talk about it in source terms: register names, labels
+//! (register and offset), the call convention, and a source map from every
+//! instruction of every code register back to its file, line and column and
+//! the macro expansions it came from. Images are stored as JSON (`.ctm`, see
+//! [`format`]) with every distinct subtree stored once.
+
+pub mod format;
+
+use crate::machine::{Memory, Register};
+use crate::tree::Tree;
+
+/// A compiled program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    /// The registers, by index.
+    pub registers: Vec<ImageRegister>,
+    /// Labels: where each starts.
+    pub labels: Vec<LabelSymbol>,
+    /// The registers of the call convention, if the program declares one.
+    pub callstack: Option<CallStack>,
+    /// Where each instruction came from.
+    pub source_map: SourceMap,
+    /// The files the image was built from.
+    pub files: Vec<FileRecord>,
+    /// `constree VERSION`.
+    pub compiler: String,
+    /// SHA-256 over every file's name and text, in order (hex).
+    pub sources_hash: String,
+}
+
+/// A register of an image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageRegister {
+    /// Its name in the source (constants: `const0`, ...).
+    pub name: String,
+    /// Its limit.
+    pub limit: i64,
+    /// Its initial contents.
+    pub contents: Tree,
+}
+
+/// A label: the instruction at `offset` along the list in `register`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelSymbol {
+    /// The label.
+    pub name: String,
+    /// The register whose code contains it.
+    pub register: usize,
+    /// How many instructions precede it there.
+    pub offset: usize,
+}
+
+/// The call convention: `call` pushes the rest of the current code onto
+/// `stack` (so each stack element is a return continuation whose first
+/// instruction is the jump into the callee); `ret` pops it into `link` and
+/// continues after that jump.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallStack {
+    /// The stack register.
+    pub stack: usize,
+    /// The scratch register of `ret`.
+    pub link: usize,
+}
+
+/// Source positions of the instructions of every code register.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SourceMap {
+    /// Distinct positions.
+    pub locations: Vec<Location>,
+    /// Per code register: the location of each instruction along its list.
+    pub registers: Vec<RegisterMap>,
+}
+
+/// The source positions of one register's instructions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegisterMap {
+    /// The register.
+    pub register: usize,
+    /// Index into [`SourceMap::locations`] per instruction, in order.
+    pub locations: Vec<u32>,
+}
+
+/// A position in a source file, with the macro invocations that led there.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Location {
+    /// Index into [`Image::files`].
+    pub file: u32,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The macro invocations, innermost first.
+    pub expansion: Vec<ExpansionSite>,
+}
+
+/// A macro invocation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ExpansionSite {
+    /// The macro.
+    pub macro_name: String,
+    /// Index into [`Image::files`].
+    pub file: u32,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// A source file an image was built from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRecord {
+    /// Its name (a path, or `std/NAME.cta`).
+    pub name: String,
+    /// SHA-256 of its text (hex).
+    pub hash: String,
+}
+
+impl Image {
+    /// The memory a machine starts with.
+    pub fn memory(&self) -> Memory {
+        self.registers
+            .iter()
+            .map(|r| Register::new(r.limit, r.contents.clone()))
+            .collect()
+    }
+
+    /// The index of a register by name.
+    pub fn register(&self, name: &str) -> Option<usize> {
+        self.registers.iter().position(|r| r.name == name)
+    }
+
+    /// The source location of instruction `offset` of a register's code.
+    pub fn location(&self, register: usize, offset: usize) -> Option<&Location> {
+        let map = self
+            .source_map
+            .registers
+            .iter()
+            .find(|m| m.register == register)?;
+        let &k = map.locations.get(offset)?;
+        self.source_map.locations.get(k as usize)
+    }
+}
