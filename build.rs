@@ -1,4 +1,5 @@
-//! Embeds the standard library (`stdlib/*.cta`) into the binary.
+//! Embeds the standard library (`stdlib/*.cta`) into the binary, and turns
+//! every assembler test case in `tests/asm/cases/` into a test function.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -32,4 +33,35 @@ fn main() {
     }
     code.push(']');
     std::fs::write(Path::new(&out_dir).join("stdlib_files.rs"), code).expect("OUT_DIR is writable");
+    write_case_tests(&out_dir);
+}
+
+/// One `#[test]` per `tests/asm/cases/NAME.cta` (files ending `.inc.cta`
+/// are helpers that cases include), so a new case cannot be forgotten.
+fn write_case_tests(out_dir: &str) {
+    println!("cargo:rerun-if-changed=tests/asm/cases");
+    let mut names: Vec<String> = std::fs::read_dir("tests/asm/cases")
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .filter(|n| n.ends_with(".cta") && !n.ends_with(".inc.cta"))
+                .map(|n| n.trim_end_matches(".cta").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut code = String::new();
+    for name in names {
+        let ident: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        writeln!(
+            code,
+            "#[test]\nfn case_{ident}() {{\n    check_case({name:?});\n}}"
+        )
+        .unwrap();
+    }
+    std::fs::write(Path::new(out_dir).join("asm_cases.rs"), code).expect("OUT_DIR is writable");
 }

@@ -89,11 +89,9 @@ impl Generator<'_> {
     fn contents(&mut self, compile: ImageCompiler<'_>) {
         self.hand_blocks();
         let registers = |n: &str| self.register_index(n);
-        let labels = |n: &str| self.resolved.labels.contains_key(n);
         let code = |n: &Name| self.code_of(n);
         let mut env = Env::expanding(&self.expansion.consts);
         env.registers = Some(&registers);
-        env.labels = Some(&labels);
         env.code = Some(&code);
         env.image = Some(compile);
         let mut contents = vec![None; self.resolved.registers.len()];
@@ -302,7 +300,7 @@ impl Generator<'_> {
         }
     }
 
-    /// Register numbers in range; no writes to constants.
+    /// Register numbers in range.
     fn check_operands(&mut self, _limits: &[i64]) {
         let count = self.resolved.registers.len() as i64;
         for block in &self.resolved.blocks {
@@ -315,25 +313,6 @@ impl Generator<'_> {
                                 .label(format!("the program has registers 0 to {}", count - 1))
                                 .note("running this would stop the machine with NoSuchRegister and wipe it")
                                 .expanded_from(&instr.chain),
-                        );
-                    }
-                }
-                for t in instr.op.targets(instr.operands) {
-                    if let Some(reg) = usize::try_from(t)
-                        .ok()
-                        .and_then(|t| self.resolved.registers.get(t))
-                        && let Role::Constant(_) = reg.role
-                    {
-                        let k = (0..3).find(|&k| instr.operands[k] == t).unwrap_or(0);
-                        self.diagnostics.push(
-                            Diagnostic::error(
-                                "E0606",
-                                instr.operand_spans[k],
-                                "cannot write to a constant",
-                            )
-                            .label("this operand is a value, so it is a constant register")
-                            .help("name a register here")
-                            .expanded_from(&instr.chain),
                         );
                     }
                 }

@@ -129,8 +129,6 @@ impl Value {
 
 /// Register names to indices.
 pub type RegisterLookup<'a> = &'a dyn Fn(&str) -> Option<i64>;
-/// Whether a name is a label.
-pub type LabelTest<'a> = &'a dyn Fn(&str) -> bool;
 /// The code tree that starts at a label.
 pub type CodeLookup<'a> = &'a dyn Fn(&Name) -> Result<Tree, Diagnostic>;
 /// Compiles another program (`image("file.cta")`).
@@ -141,8 +139,6 @@ pub struct Env<'a> {
     consts: &'a HashMap<String, (Expr, Span)>,
     /// Register names to indices (after registers are allocated).
     pub registers: Option<RegisterLookup<'a>>,
-    /// Whether a name is a label (for a helpful message).
-    pub labels: Option<LabelTest<'a>>,
     /// The code tree of a label (after layout).
     pub code: Option<CodeLookup<'a>>,
     /// Compiles another program (`image("file.cta")`).
@@ -160,7 +156,6 @@ impl<'a> Env<'a> {
         Env {
             consts,
             registers: None,
-            labels: None,
             code: None,
             image: None,
             evaluating: RefCell::new(Vec::new()),
@@ -279,16 +274,12 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
     if let Some(index) = env.registers.and_then(|r| r(name)) {
         return Ok(Value::Int(index));
     }
-    if env.labels.is_some_and(|l| l(name)) {
-        return Err(Diagnostic::error(
-            "E0405",
-            span,
-            format!("label `{name}` is code, not a value"),
-        )
-        .label("a label")
-        .help(format!(
-            "write code({name}) for the code tree that starts at `{name}`"
-        )));
+    if let Some(usage) = usage(name) {
+        return Err(
+            Diagnostic::error("E0410", span, format!("`{name}` needs arguments"))
+                .label("given none")
+                .help(usage),
+        );
     }
     let d = Diagnostic::error("E0406", span, format!("unknown name `{name}`")).label("not defined");
     Err(if env.registers.is_none() {

@@ -172,13 +172,13 @@ fn continues<'src>(previous: Option<Token<'src>>, lexer: &logos::Lexer<'src, Tok
 
 /// Splits a file into logical lines of tokens. Unknown characters, numbers
 /// too large for 64 bits and nesting deeper than [`MAX_NESTING`] are
-/// reported; a line with a nesting error is dropped.
+/// reported; a line with a number or nesting error is dropped.
 pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
     let mut lines = Vec::new();
     let mut errors = Vec::new();
     let mut line: Line<'_> = Vec::new();
     let mut depth = 0usize;
-    let mut too_deep = false;
+    let mut too_deep = false; // the current line is dropped
     let mut lexer = Token::lexer(text);
     while let Some(token) = lexer.next() {
         let span = Span::new(file, lexer.span());
@@ -221,6 +221,9 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
                 continue;
             }
             Token::Int(Number(None)) => {
+                // The line is dropped, as for too deep nesting: the number
+                // has no value to go on with.
+                too_deep = true;
                 errors.push(
                     Diagnostic::error("E0002", span, "number too large")
                         .label("does not fit in 64 bits")

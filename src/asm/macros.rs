@@ -102,10 +102,13 @@ struct Expander<'a> {
     out: Expansion,
     macros: HashMap<String, Rc<MacroDef>>,
     used: HashSet<String>,
-    including: Vec<String>,
+    /// Files being read, outermost first: `(key, display name)`.
+    including: Vec<(String, String)>,
     expansions: u32,
     emitted: usize,
     gave_up: bool,
+    /// A runaway expansion was reported: skip the rest of it quietly.
+    gave_up_on_macro: bool,
 }
 
 /// Expands a program, starting from its main file.
@@ -119,11 +122,13 @@ pub fn expand(loader: &dyn Loader, main: SourceFile) -> Expansion {
         expansions: 0,
         emitted: 0,
         gave_up: false,
+        gave_up_on_macro: false,
     };
     let key = module_key(&main);
+    let name = main.name.clone();
     let file = expander.out.sources.add(main);
     expander.used.insert(key.clone());
-    expander.including.push(key);
+    expander.including.push((key, name));
     let mut items = Vec::new();
     expander.file(file, &mut items, 0);
     expander.out.sections.insert(
@@ -442,6 +447,12 @@ impl Expander<'_> {
         out: &mut Vec<Item>,
         include_depth: usize,
     ) {
+        if self.gave_up_on_macro && scope.depth > 0 {
+            return;
+        }
+        if scope.depth == 0 {
+            self.gave_up_on_macro = false;
+        }
         if args.len() != def.params.len() {
             let d = Diagnostic::error(
                 "E0213",
@@ -462,20 +473,25 @@ impl Expander<'_> {
             return;
         }
         if scope.depth >= MAX_MACRO_DEPTH {
+            // Point at the invocation the user wrote, and at the one inside
+            // the macros that went too deep.
+            let outermost = scope.chain.last().map_or(call.span, |(_, s)| *s);
             let d = Diagnostic::error(
                 "E0214",
-                call.span,
+                outermost,
                 format!("macros expand more than {MAX_MACRO_DEPTH} levels deep"),
             )
-            .label(format!("`{}` expanded here", def.name.text))
-            .note(format!(
-                "the innermost {} expansions are shown",
-                scope.chain.len().min(3)
-            ))
+            .label("expanding this never ends")
+            .with_label(
+                call.span,
+                format!(
+                    "`{}` is invoked again here, {MAX_MACRO_DEPTH} levels down",
+                    def.name.text
+                ),
+            )
             .help("a macro that invokes itself needs an `if` that stops it");
-            let mut d = d;
-            d.expansion = scope.chain.iter().take(3).cloned().collect();
             self.error(d);
+            self.gave_up_on_macro = true;
             return;
         }
         self.expansions += 1;
@@ -564,11 +580,15 @@ impl Expander<'_> {
             if !self.used.insert(key.clone()) {
                 return;
             }
-        } else if self.including.contains(&key) {
-            let chain = self.including.join(" -> ");
+        } else if self.including.iter().any(|(k, _)| *k == key) {
+            let chain: Vec<&str> = self.including.iter().map(|(_, n)| n.as_str()).collect();
             let d = Diagnostic::error("E0217", span, format!("`{}` includes itself", file.name))
                 .label("this include closes a cycle")
-                .note(format!("include chain: {chain} -> {key}"));
+                .note(format!(
+                    "include chain: {} -> {}",
+                    chain.join(" -> "),
+                    file.name
+                ));
             self.error(d);
             return;
         }
@@ -582,8 +602,9 @@ impl Expander<'_> {
             self.error(d);
             return;
         }
+        let name = file.name.clone();
         let id = self.out.sources.add(file);
-        self.including.push(key);
+        self.including.push((key, name));
         if is_use {
             let mut items = Vec::new();
             self.file(id, &mut items, include_depth + 1);

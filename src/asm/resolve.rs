@@ -846,12 +846,35 @@ impl Resolver<'_> {
             for k in 0..self.out.blocks[b].instrs.len() {
                 let instr = &self.out.blocks[b].instrs[k];
                 let (exprs, chain) = (instr.exprs.clone(), instr.chain.clone());
+                let written = written_operands(self.out.blocks[b].instrs[k].op);
                 let mut operands = [0i64; 3];
                 for (j, e) in exprs.iter().enumerate() {
+                    if written.contains(&j) && !self.names_register(e) {
+                        let d = Diagnostic::error("E0606", e.span, "cannot write to a value")
+                            .label("this operand is written, so it must be a register")
+                            .note("a value here would be a constant register")
+                            .expanded_from(&chain);
+                        self.diagnostics.push(d);
+                        continue;
+                    }
                     operands[j] = self.operand(e, &chain).unwrap_or(0);
                 }
                 self.out.blocks[b].instrs[k].operands = operands;
             }
+        }
+    }
+
+    /// Whether an operand names a register (by name, label or number)
+    /// rather than a value.
+    fn names_register(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Number(_) => true,
+            ExprKind::Name(n) => match self.names.get(n) {
+                Some((Symbol::Const, _)) => false,
+                Some(_) => true,
+                None => !super::eval::is_builtin_name(n),
+            },
+            _ => false,
         }
     }
 
@@ -894,6 +917,15 @@ impl Resolver<'_> {
                 _ => {}
             }
         }
+    }
+}
+
+/// The operand positions an instruction writes.
+fn written_operands(op: Opcode) -> &'static [usize] {
+    match op {
+        Opcode::Nilify => &[0],
+        Opcode::Construct | Opcode::CopyIfNil => &[2],
+        Opcode::Deconstruct => &[1, 2],
     }
 }
 
