@@ -145,6 +145,7 @@ where
                 span: span(e.span()),
             });
         let parens = items
+            .clone()
             .delimited_by(just(Token::LParen), just(Token::RParen))
             .map_with(move |mut items, e| {
                 let span = span(e.span());
@@ -160,7 +161,27 @@ where
                     },
                 }
             });
-        let atom = choice((number, string, name, list, parens)).labelled("a value");
+        // `name(a, b)` with no space before `(` is a call: the name applied
+        // to the arguments, as one atom (so `Register 5 bits("100")` works).
+        let call = ident(file)
+            .then(
+                just(Token::LParen)
+                    .map_with(|_, e| e.span())
+                    .then(items.clone().then_ignore(just(Token::RParen))),
+            )
+            .try_map(
+                move |(head, (open, args)): (Name, (SimpleSpan, Vec<Expr>)), at| {
+                    if head.span.end as usize == open.start {
+                        Ok(Expr {
+                            kind: ExprKind::Apply(head, args),
+                            span: span(at),
+                        })
+                    } else {
+                        Err(Rich::custom(at, "not a call"))
+                    }
+                },
+            );
+        let atom = choice((number, string, call, name, list, parens)).labelled("a value");
 
         let apply = atom
             .clone()

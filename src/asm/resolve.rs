@@ -883,17 +883,26 @@ impl Resolver<'_> {
         let items: Vec<Item> = all_items(self.expansion).map(|(_, i)| i.clone()).collect();
         for item in items {
             match &item.stmt {
-                Stmt::Entry(name) => match self.out.labels.get(&name.text) {
-                    Some(&b) => self.out.entry = Some(b),
-                    None => self.diagnostics.push(
-                        Diagnostic::error(
-                            "E0513",
-                            name.span,
-                            format!("`entry` names no label: `{}`", display(&name.text)),
-                        )
-                        .label("not a label"),
-                    ),
-                },
+                Stmt::Entry(name) => {
+                    let hand = self.out.registers.iter().find_map(|r| match r.role {
+                        Role::HandBlock(b) if r.name == name.text => Some(b),
+                        _ => None,
+                    });
+                    match self.out.labels.get(&name.text).copied().or(hand) {
+                        Some(b) => self.out.entry = Some(b),
+                        None => self.diagnostics.push(
+                            Diagnostic::error(
+                                "E0513",
+                                name.span,
+                                format!(
+                                    "`entry` names no label or block: `{}`",
+                                    display(&name.text)
+                                ),
+                            )
+                            .label("not a label"),
+                        ),
+                    }
+                }
                 Stmt::CallStack { stack, link } => {
                     let register = |r: &mut Self, n: &Name| match r.names.get(&n.text) {
                         Some((Symbol::Register(i), _)) => Some(*i),

@@ -1,0 +1,327 @@
+//! Programs with jumps, branches, calls and macros, assembled and run in the
+//! machine; the registers afterwards are checked against values computed
+//! with the engine's encoders.
+
+use constree::asm::assemble;
+use constree::asm::source::{MemoryLoader, SourceFile};
+use constree::encoding::{Decode, Encode};
+use constree::image::Image;
+use constree::machine::{Memory, RunReport, run_for};
+use constree::tree::Tree;
+use constree::world::{Command, Direction};
+
+fn build(source: &str) -> Image {
+    let assembly = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, source.into()),
+    );
+    assert!(
+        assembly.diagnostics.is_empty(),
+        "{}",
+        assembly.render(false)
+    );
+    assembly.image.expect("no errors")
+}
+
+fn run(image: &Image, ticks: i64) -> (Memory, RunReport) {
+    let mut memory = image.memory();
+    let report = run_for(ticks, &mut memory).expect("runs without error");
+    (memory, report)
+}
+
+fn reg<'a>(image: &Image, memory: &'a Memory, name: &str) -> &'a Tree {
+    &memory[image
+        .register(name)
+        .unwrap_or_else(|| panic!("no register {name}"))]
+    .contents
+}
+
+#[test]
+fn a_loop_reverses_a_list() {
+    let image = build(
+        "use std/control
+reg src = [1, 2, 3, 4]
+reg dst
+reg item
+main:
+    jnil src, done
+    pop src, item
+    push dst, item
+    jmp main
+done:
+    halt
+",
+    );
+    let (memory, report) = run(&image, 1000);
+    assert!(report.halted);
+    // Four turns of 4 ticks, the final test and the halt.
+    assert_eq!(report.ticks, 4 * 4 + 2);
+    assert_eq!(
+        Vec::<i64>::decode(reg(&image, &memory, "dst")),
+        Some(vec![4, 3, 2, 1])
+    );
+    assert!(reg(&image, &memory, "src").is_nil());
+}
+
+#[test]
+fn falling_through_costs_nothing() {
+    let image = build(
+        "use std/control
+reg a
+reg b
+first:
+    load a, 1
+second:
+    load b, 2
+    halt
+",
+    );
+    let (memory, report) = run(&image, 100);
+    assert_eq!(
+        report,
+        RunReport {
+            ticks: 3,
+            halted: true
+        }
+    );
+    assert_eq!(i64::decode(reg(&image, &memory, "a")), Some(1));
+    assert_eq!(i64::decode(reg(&image, &memory, "b")), Some(2));
+}
+
+#[test]
+fn branches_on_nil_and_on_cons() {
+    let image = build(
+        "use std/control
+reg full = [1]
+reg empty = nil
+reg seen
+main:
+    jcons empty, wrong
+    jcons full, right
+wrong:
+    load seen, 0
+    halt
+right:
+    load seen, 1
+    jnil empty, done
+    load seen, 2
+done:
+    halt
+",
+    );
+    let (memory, _) = run(&image, 100);
+    assert_eq!(i64::decode(reg(&image, &memory, "seen")), Some(1));
+}
+
+#[test]
+fn calls_nest_and_return() {
+    let image = build(
+        "use std/control
+reg log
+reg mark
+main:
+    call outer
+    load mark, 9
+    push log, mark
+    halt
+outer:
+    load mark, 1
+    push log, mark
+    call inner
+    call inner
+    load mark, 3
+    push log, mark
+    ret
+inner:
+    load mark, 2
+    push log, mark
+    ret
+",
+    );
+    let (memory, report) = run(&image, 1000);
+    assert!(report.halted);
+    assert_eq!(
+        Vec::<i64>::decode(reg(&image, &memory, "log")),
+        Some(vec![9, 3, 2, 2, 1])
+    );
+    assert!(reg(&image, &memory, "stack").is_nil());
+    assert_eq!(image.callstack.map(|c| c.stack), image.register("stack"));
+}
+
+#[test]
+fn recursion_through_the_stack() {
+    // count(n): push n on `out_list`, then count(n - 1) until n is Nil;
+    // numbers are unary lists here.
+    let image = build(
+        "use std/control
+reg n = [[], [], [], [], []]
+reg out_list
+reg head
+main:
+    call count
+    halt
+count:
+    jnil n, .base
+    push out_list, n
+    pop n, head
+    call count
+.base:
+    ret
+",
+    );
+    let (memory, report) = run(&image, 10_000);
+    assert!(report.halted);
+    let lengths: Vec<usize> = reg(&image, &memory, "out_list")
+        .iter_list()
+        .map(Tree::list_len)
+        .collect();
+    assert_eq!(lengths, vec![1, 2, 3, 4, 5]);
+    assert!(reg(&image, &memory, "stack").is_nil());
+}
+
+#[test]
+fn macros_with_local_labels_expand_many_times() {
+    let image = build(
+        "use std/control
+reg a = [1]
+reg b = nil
+reg hits
+reg one = [[]]
+macro bump_if_cons r
+    jnil r, skip
+    push hits, one
+skip:
+end
+main:
+    bump_if_cons a
+    bump_if_cons b
+    bump_if_cons a
+    halt
+",
+    );
+    let (memory, _) = run(&image, 1000);
+    assert_eq!(reg(&image, &memory, "hits").list_len(), 2);
+}
+
+#[test]
+fn a_recursive_macro_stops_with_if() {
+    let image = build(
+        "use std/control
+reg count
+reg one = [[]]
+macro repeat n
+    if n > 0
+        push count, one
+        repeat n - 1
+    end
+end
+main:
+    repeat 7
+    halt
+",
+    );
+    let (memory, report) = run(&image, 1000);
+    assert_eq!(reg(&image, &memory, "count").list_len(), 7);
+    assert_eq!(report.ticks, 8);
+}
+
+#[test]
+fn code_is_data() {
+    // Copy a block's code into a register, then jump to the copy.
+    let image = build(
+        "use std/control
+reg copy
+reg done_flag
+main:
+    load copy, code(target)
+    jmp copy
+target:
+    load done_flag, 1
+    halt
+",
+    );
+    let (memory, _) = run(&image, 100);
+    assert_eq!(i64::decode(reg(&image, &memory, "done_flag")), Some(1));
+}
+
+#[test]
+fn hand_laid_blocks_have_exactly_their_code() {
+    let image = build(
+        "reg zero 0
+reg a
+block finish
+    nilify prog
+end
+block start
+    construct zero, zero, a
+    tail finish
+end
+entry start
+",
+    );
+    let start = &image.registers[image.register("start").unwrap()].contents;
+    assert_eq!(start.list_len(), 2);
+    let (memory, report) = run(&image, 100);
+    assert!(report.halted);
+    assert_eq!(reg(&image, &memory, "a"), &Tree::unit());
+}
+
+#[test]
+fn the_first_command_and_waiting_for_steps() {
+    // Emits Move N, Move E, Move S, then halts; one command per game step.
+    let image = build(
+        "use std/control
+reg out = Move N
+main:
+    wait_step
+    emit Move E
+    emit Move S
+    halt
+",
+    );
+    let mut memory = image.memory();
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        seen.push(Command::decode(&memory[2].contents));
+        memory[2].contents = Tree::NIL;
+        run_for(1000, &mut memory).unwrap();
+    }
+    let moves = |d| Some(Command::Move(d));
+    assert_eq!(
+        seen,
+        vec![
+            moves(Direction::N),
+            moves(Direction::E),
+            moves(Direction::S),
+            None
+        ]
+    );
+}
+
+#[test]
+fn the_same_source_gives_the_same_image_bytes() {
+    let source = "use std/control
+reg out = Pass
+reg list = [1, 2, Move E, (3, 4)]
+main:
+    jcons list, go
+    halt
+go:
+    pop list, scratch
+    call main
+";
+    let a = constree::image::format::to_json(&build(source));
+    let b = constree::image::format::to_json(&build(source));
+    assert_eq!(a, b);
+    let reread = constree::image::format::from_json(&a).unwrap();
+    assert_eq!(reread, build(source));
+    assert_eq!(
+        Command::Move(Direction::E).encode(),
+        reread.registers[reread.register("list").unwrap()]
+            .contents
+            .iter_list()
+            .nth(2)
+            .unwrap()
+            .clone()
+    );
+}
