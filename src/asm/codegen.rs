@@ -16,13 +16,15 @@ use crate::tree::Tree;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
-/// Builds the image, reporting what does not fit.
+/// Checks the program and builds its image (`None` when there are errors,
+/// from earlier phases or from these checks).
 pub fn generate(
     expansion: &Expansion,
     resolved: &Resolved,
     layout: &Layout,
     compile: ImageCompiler<'_>,
-) -> (Image, Vec<Diagnostic>) {
+    earlier_errors: bool,
+) -> (Option<Image>, Vec<Diagnostic>) {
     let mut g = Generator {
         expansion,
         resolved,
@@ -36,7 +38,8 @@ pub fn generate(
     g.check_sizes(&limits);
     g.check_operands(&limits);
     g.lints();
-    let image = g.image(&limits);
+    let failed = earlier_errors || g.diagnostics.iter().any(Diagnostic::is_error);
+    let image = (!failed).then(|| g.image(&limits));
     (image, g.diagnostics)
 }
 
@@ -312,7 +315,7 @@ impl Generator<'_> {
                             Diagnostic::error("E0605", instr.operand_spans[k], format!("register {r} does not exist"))
                                 .label(format!("the program has registers 0 to {}", count - 1))
                                 .note("running this would stop the machine with NoSuchRegister and wipe it")
-                                .expanded_from(&instr.chain),
+                                .expanded_from(&instr.chain.sites()),
                         );
                     }
                 }
@@ -358,7 +361,7 @@ impl Generator<'_> {
                         self.diagnostics.push(
                             Diagnostic::warning("W0703", instr.operand_spans[k], "writing to `in`")
                                 .label("the engine overwrites `in` at every step")
-                                .expanded_from(&instr.chain),
+                                .expanded_from(&instr.chain.sites()),
                         );
                     }
                 }
@@ -376,7 +379,7 @@ impl Generator<'_> {
                         )
                         .label("always Nil here")
                         .note("this stops the machine with DeconstructNil and wipes it")
-                        .expanded_from(&instr.chain),
+                        .expanded_from(&instr.chain.sites()),
                     );
                 }
             }
@@ -411,7 +414,7 @@ impl Generator<'_> {
             .iter()
             .enumerate()
             .map(|(i, r)| ImageRegister {
-                name: display(&r.name).to_string(),
+                name: r.name.clone(),
                 limit: limits[i],
                 contents: self.contents[i].clone().unwrap_or_default(),
             })
@@ -460,7 +463,7 @@ impl Generator<'_> {
                     }
                 }
                 for instr in &block.instrs {
-                    map.push(locations.of(instr.span, &instr.chain));
+                    map.push(locations.of(instr.span, &instr.chain.sites()));
                 }
                 offset += block.instrs.len();
             }

@@ -271,8 +271,12 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
     if let Some(v) = builtin_name(name) {
         return Ok(v);
     }
-    if let Some(index) = env.registers.and_then(|r| r(name)) {
-        return Ok(Value::Int(index));
+    if env.registers.and_then(|r| r(name)).is_some() {
+        return Err(Diagnostic::error("E0405", span, format!("`{name}` is a register, not a value"))
+            .label("a register (or a label's code register)")
+            .help(format!(
+                "to copy its contents use `mov`; write index({name}) for its number, or code({name}) for a label's code"
+            )));
     }
     if let Some(usage) = usage(name) {
         return Err(
@@ -503,6 +507,17 @@ impl Args<'_, '_> {
         }
     }
 
+    /// A register operand of an instruction constructor: a register or
+    /// label name (its number), or a number.
+    fn register_index(&self, k: usize) -> Result<i64, Diagnostic> {
+        if let Some(name) = self.args[k].as_name()
+            && let Some(index) = self.env.registers.and_then(|r| r(name))
+        {
+            return Ok(index);
+        }
+        self.int(k)
+    }
+
     fn string(&self, k: usize) -> Result<String, Diagnostic> {
         match self.value(k)? {
             Value::Str(s) => Ok(s),
@@ -568,6 +583,7 @@ pub fn usage(head: &str) -> Option<String> {
         "image" => "image(\"program.cta\")",
         "code" => "code(LABEL)",
         "size" => "size(VALUE)",
+        "index" => "index(REGISTER)",
         _ => return None,
     };
     Some(format!("written `{text}`"))
@@ -642,16 +658,28 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
             .and_then(|_| Ok(Value::Item(Item::RegisterPart(a.register(0)?)))),
         "Nilify" => a
             .arity(1)
-            .and_then(|_| instruction(Instruction::Nilify(a.int(0)?))),
-        "Construct" => a
-            .arity(3)
-            .and_then(|_| instruction(Instruction::Construct(a.int(0)?, a.int(1)?, a.int(2)?))),
-        "Deconstruct" => a
-            .arity(3)
-            .and_then(|_| instruction(Instruction::Deconstruct(a.int(0)?, a.int(1)?, a.int(2)?))),
-        "CopyIfNil" => a
-            .arity(3)
-            .and_then(|_| instruction(Instruction::CopyIfNil(a.int(0)?, a.int(1)?, a.int(2)?))),
+            .and_then(|_| instruction(Instruction::Nilify(a.register_index(0)?))),
+        "Construct" => a.arity(3).and_then(|_| {
+            instruction(Instruction::Construct(
+                a.register_index(0)?,
+                a.register_index(1)?,
+                a.register_index(2)?,
+            ))
+        }),
+        "Deconstruct" => a.arity(3).and_then(|_| {
+            instruction(Instruction::Deconstruct(
+                a.register_index(0)?,
+                a.register_index(1)?,
+                a.register_index(2)?,
+            ))
+        }),
+        "CopyIfNil" => a.arity(3).and_then(|_| {
+            instruction(Instruction::CopyIfNil(
+                a.register_index(0)?,
+                a.register_index(1)?,
+                a.register_index(2)?,
+            ))
+        }),
         "MoveBlocked" => a
             .arity(1)
             .and_then(|_| action(Action::MoveBlocked(a.direction(0)?))),
@@ -707,6 +735,19 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
         "cons" => a
             .arity(2)
             .and_then(|_| Ok(Value::Tree(Tree::cons(a.tree(0)?, a.tree(1)?)))),
+        "index" => a.arity(1).and_then(|_| {
+            let known = args[0]
+                .as_name()
+                .and_then(|n| env.registers.and_then(|r| r(n)));
+            known.map(Value::Int).ok_or_else(|| {
+                Diagnostic::error(
+                    "E0415",
+                    a.span(0),
+                    "index(...) takes a register or label name",
+                )
+                .label("not a register here")
+            })
+        }),
         "size" => a
             .arity(1)
             .and_then(|_| Ok(Value::Int(a.tree(0)?.size().min(i64::MAX as u64) as i64))),

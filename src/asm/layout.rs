@@ -2,8 +2,8 @@
 //!
 //! A block's code is its instructions followed by the code of the block after
 //! it in the same section, unless its last instruction always writes `prog`
-//! (a jump, a return, a halt) and no instruction before it read `prog` as
-//! data (as `call` does, to come back). Falling through therefore costs no tick: the
+//! (a jump, a return, a halt) that does not directly follow an instruction
+//! reading `prog` as data (as `call` does, to come back). Falling through therefore costs no tick: the
 //! two blocks share the following block's tree (a shared suffix), and only
 //! the logical size of the first grows. A label that is jumped to gets a
 //! register holding its block's code; a block reached only by falling
@@ -66,18 +66,16 @@ pub fn lay_out(resolved: &Resolved) -> Layout {
         if block.hand.is_some() {
             continue;
         }
-        // Code after a jump still matters when the block read `prog` as
-        // data before it: `call` pushes the rest of the code, and `ret`
-        // comes back to it.
-        let captures_rest = block
-            .instrs
-            .iter()
-            .any(|i| i.op.sources(i.operands).contains(&0));
-        let ends = !captures_rest
-            && block
-                .instrs
-                .last()
-                .is_some_and(|i| is_terminator(resolved, i));
+        // A jump right after an instruction that read `prog` as data (the
+        // `construct prog, stack, stack` of a `call`) is not the end: the
+        // rest of the code was pushed, and `ret` comes back to it.
+        let ends = match block.instrs.as_slice() {
+            [.., before, last] => {
+                is_terminator(resolved, last) && !before.op.sources(before.operands).contains(&0)
+            }
+            [last] => is_terminator(resolved, last),
+            [] => false,
+        };
         let next = if ends { None } else { block.next };
         layout.falls_into[b] = next;
         let tail = next.map_or(Tree::NIL, |k| layout.code[k].clone());

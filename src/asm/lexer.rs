@@ -37,6 +37,9 @@ pub enum Token<'src> {
     /// `(`
     #[token("(")]
     LParen,
+    /// `(` written directly after a name: the start of a call `name(...)`
+    /// (made by [`lex`], not by the token rules).
+    CallOpen,
     /// `)`
     #[token(")")]
     RParen,
@@ -118,7 +121,7 @@ impl fmt::Display for Token<'_> {
             Token::Str(s) => write!(f, "\"{s}\""),
             Token::Comma => f.write_str("`,`"),
             Token::Colon => f.write_str("`:`"),
-            Token::LParen => f.write_str("`(`"),
+            Token::LParen | Token::CallOpen => f.write_str("`(`"),
             Token::RParen => f.write_str("`)`"),
             Token::LBracket => f.write_str("`[`"),
             Token::RBracket => f.write_str("`]`"),
@@ -200,6 +203,17 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
                 continue;
             }
         };
+        // `name(` with nothing between: a call.
+        let token = match token {
+            Token::LParen
+                if line
+                    .last()
+                    .is_some_and(|(t, s)| matches!(t, Token::Ident(_)) && s.end == span.start) =>
+            {
+                Token::CallOpen
+            }
+            other => other,
+        };
         match token {
             Token::Newline if depth == 0 => {
                 if !too_deep && !line.is_empty() {
@@ -230,7 +244,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
                         .note("numbers are the report's `Int`: 64-bit, from -2^63 to 2^63 - 1"),
                 );
             }
-            Token::LParen | Token::LBracket => {
+            Token::LParen | Token::CallOpen | Token::LBracket => {
                 depth += 1;
                 if depth > MAX_NESTING && !too_deep {
                     too_deep = true;

@@ -4,7 +4,7 @@
 //! `include`s, in place) and one section per module it `use`s. Code never
 //! falls through from one section into another.
 
-use super::ast::{Expr, ExprKind, Line, ModuleRef, Name, Stmt};
+use super::ast::{BinOp, Expr, ExprKind, Line, ModuleRef, Name, Stmt};
 use super::diagnostics::Diagnostic;
 use super::eval::{Env, Value, eval};
 use super::parser::parse_file;
@@ -19,10 +19,61 @@ pub const MAX_MACRO_DEPTH: usize = 64;
 pub const MAX_INCLUDE_DEPTH: usize = 32;
 /// At most this many statements come out of one assembly (guards against a
 /// macro that expands forever in breadth).
-pub const MAX_EXPANDED_ITEMS: usize = 5_000_000;
+pub const MAX_EXPANDED_ITEMS: usize = 4_000_000;
+/// At most this many macro invocations are expanded in one assembly (guards
+/// against macros that invoke each other without end but emit nothing).
+pub const MAX_INVOCATIONS: u32 = 1_000_000;
 
 /// The macro invocations a statement came from, innermost first.
-pub type Chain = Rc<Vec<(String, Span)>>;
+#[derive(Debug, Clone, Default)]
+pub struct Chain(Option<Rc<ChainLink>>);
+
+/// One macro invocation in a [`Chain`].
+#[derive(Debug)]
+struct ChainLink {
+    name: Rc<str>,
+    site: Span,
+    outer: Chain,
+    depth: usize,
+}
+
+impl Chain {
+    /// This chain inside one more invocation (O(1): chains share their
+    /// outer links).
+    fn inside(&self, name: Rc<str>, site: Span) -> Chain {
+        Chain(Some(Rc::new(ChainLink {
+            name,
+            site,
+            outer: self.clone(),
+            depth: self.depth() + 1,
+        })))
+    }
+
+    /// How many invocations.
+    pub fn depth(&self) -> usize {
+        self.0.as_ref().map_or(0, |l| l.depth)
+    }
+
+    /// The invocation the user wrote (outermost), if any.
+    pub fn outermost(&self) -> Option<Span> {
+        let mut link = self.0.as_ref()?;
+        while let Some(outer) = &link.outer.0 {
+            link = outer;
+        }
+        Some(link.site)
+    }
+
+    /// `(macro, call site)` of every invocation, innermost first.
+    pub fn sites(&self) -> Vec<(String, Span)> {
+        let mut sites = Vec::with_capacity(self.depth());
+        let mut link = &self.0;
+        while let Some(l) = link {
+            sites.push((l.name.to_string(), l.site));
+            link = &l.outer.0;
+        }
+        sites
+    }
+}
 
 /// A statement after expansion, with where it came from.
 #[derive(Debug, Clone)]
@@ -54,6 +105,8 @@ pub struct Section {
 #[derive(Debug)]
 struct MacroDef {
     name: Name,
+    /// The name, shared by every expansion's chain.
+    shown_name: Rc<str>,
     params: Vec<Name>,
     body: Vec<Line>,
     /// Labels defined in the body: local to each expansion.
@@ -259,7 +312,7 @@ impl Expander<'_> {
                 }
                 Stmt::Block { .. } => {
                     let mut header = self.item(line, scope);
-                    header.stmt = substitute_stmt(&header.stmt, scope, &global_label);
+                    substitute_stmt(&mut header.stmt, scope, &global_label);
                     frames.push(Frame::Block {
                         header: Box::new(header),
                         start: out.len(),
@@ -271,14 +324,16 @@ impl Expander<'_> {
                 }
                 Stmt::Op { name, args } if self.macros.contains_key(&name.text) => {
                     let def = Rc::clone(&self.macros[&name.text]);
-                    let args: Vec<Expr> = args
-                        .iter()
-                        .map(|a| substitute(a, scope, &global_label))
-                        .collect();
+                    let mut args = args.clone();
+                    for a in &mut args {
+                        substitute(a, scope, &global_label);
+                        fold(a);
+                    }
                     self.invoke(&def, name, args, scope, out, include_depth);
                 }
                 Stmt::Const { name, value } => {
-                    let value = substitute(value, scope, &global_label);
+                    let mut value = value.clone();
+                    substitute(&mut value, scope, &global_label);
                     self.define_const(name, value);
                 }
                 Stmt::Label(name) => {
@@ -295,7 +350,7 @@ impl Expander<'_> {
                 }
                 _ => {
                     let mut item = self.item(line, scope);
-                    item.stmt = substitute_stmt(&item.stmt, scope, &global_label);
+                    substitute_stmt(&mut item.stmt, scope, &global_label);
                     self.emit(out, item);
                 }
             }
@@ -328,7 +383,7 @@ impl Expander<'_> {
                 format!("the program expands to more than {MAX_EXPANDED_ITEMS} statements"),
             )
             .label("expansion stopped here")
-            .expanded_from(&item.chain)
+            .expanded_from(&item.chain.sites())
             .help("a macro probably expands itself without end");
             self.error(d);
             self.gave_up = true;
@@ -341,7 +396,7 @@ impl Expander<'_> {
         Item {
             stmt: line.stmt.clone(),
             span: line.span,
-            chain: Rc::clone(&scope.chain),
+            chain: scope.chain.clone(),
             body: Vec::new(),
         }
     }
@@ -413,6 +468,7 @@ impl Expander<'_> {
             name.text.clone(),
             Rc::new(MacroDef {
                 name: name.clone(),
+                shown_name: Rc::from(name.text.as_str()),
                 params: params.to_vec(),
                 body,
                 locals,
@@ -468,14 +524,14 @@ impl Expander<'_> {
             )
             .label("in this invocation")
             .with_label(def.name.span, "defined here")
-            .expanded_from(&scope.chain);
+            .expanded_from(&scope.chain.sites());
             self.error(d);
             return;
         }
         if scope.depth >= MAX_MACRO_DEPTH {
             // Point at the invocation the user wrote, and at the one inside
             // the macros that went too deep.
-            let outermost = scope.chain.last().map_or(call.span, |(_, s)| *s);
+            let outermost = scope.chain.outermost().unwrap_or(call.span);
             let d = Diagnostic::error(
                 "E0214",
                 outermost,
@@ -494,10 +550,24 @@ impl Expander<'_> {
             self.gave_up_on_macro = true;
             return;
         }
+        if self.expansions >= MAX_INVOCATIONS {
+            if !self.gave_up {
+                let outermost = scope.chain.outermost().unwrap_or(call.span);
+                let d = Diagnostic::error(
+                    "E0207",
+                    outermost,
+                    format!("more than {MAX_INVOCATIONS} macro invocations: expansion stopped"),
+                )
+                .label("this expansion does not end")
+                .help("a macro that invokes itself more than once per level grows exponentially");
+                self.error(d);
+                self.gave_up = true;
+            }
+            return;
+        }
         self.expansions += 1;
         let suffix = self.expansions;
-        let mut chain = vec![(def.name.text.clone(), call.span)];
-        chain.extend(scope.chain.iter().cloned());
+        let chain = scope.chain.inside(Rc::clone(&def.shown_name), call.span);
         let inner = Scope {
             params: def
                 .params
@@ -510,15 +580,15 @@ impl Expander<'_> {
                 .iter()
                 .map(|l| (l.clone(), format!("{l}@{suffix}")))
                 .collect(),
-            chain: Rc::new(chain),
+            chain,
             depth: scope.depth + 1,
         };
-        let body = def.body.clone();
-        self.lines(&body, &inner, out, include_depth, def.file);
+        self.lines(&def.body, &inner, out, include_depth, def.file);
     }
 
     fn condition(&mut self, condition: &Expr, scope: &Scope) -> bool {
-        let condition = substitute(condition, scope, &None);
+        let mut condition = condition.clone();
+        substitute(&mut condition, scope, &None);
         let env = Env::expanding(&self.out.consts);
         match eval(&condition, &env) {
             Ok(Value::Int(n)) => n != 0,
@@ -530,12 +600,12 @@ impl Expander<'_> {
                     "an `if` needs a number or a boolean",
                 )
                 .label(format!("this is {}", other.describe()))
-                .expanded_from(&scope.chain);
+                .expanded_from(&scope.chain.sites());
                 self.error(d);
                 false
             }
             Err(d) => {
-                self.error(d.expanded_from(&scope.chain));
+                self.error(d.expanded_from(&scope.chain.sites()));
                 false
             }
         }
@@ -630,7 +700,7 @@ impl Expander<'_> {
                     let d = Diagnostic::error("E0219", item.span, "code in a module must follow a label")
                         .label("no label before this instruction")
                         .note("a `use`d module is laid out on its own: nothing can reach code before its first label")
-                        .expanded_from(&item.chain);
+                        .expanded_from(&item.chain.sites());
                     self.error(d);
                     return;
                 }
@@ -652,94 +722,114 @@ fn local_name(name: &str, scope: &Scope, global_label: &Option<String>) -> Strin
     }
 }
 
-/// An expression with macro parameters replaced by their arguments and local
-/// names renamed.
-fn substitute(expr: &Expr, scope: &Scope, global_label: &Option<String>) -> Expr {
-    let sub = |e: &Expr| substitute(e, scope, global_label);
-    let kind = match &expr.kind {
+/// Replaces macro parameters by their arguments and renames local names in
+/// an expression, in place.
+fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<String>) {
+    match &mut expr.kind {
         ExprKind::Name(n) => {
-            if let Some(arg) = scope.params.get(n) {
-                return arg.clone();
+            if let Some(arg) = scope.params.get(n.as_str()) {
+                *expr = arg.clone();
+            } else {
+                rename(n, scope, g);
             }
-            ExprKind::Name(local_name(n, scope, global_label))
         }
-        ExprKind::Number(_) | ExprKind::Str(_) => return expr.clone(),
-        ExprKind::Neg(e) => ExprKind::Neg(Box::new(sub(e))),
-        ExprKind::Not(e) => ExprKind::Not(Box::new(sub(e))),
-        ExprKind::Pool(e) => ExprKind::Pool(Box::new(sub(e))),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, Box::new(sub(a)), Box::new(sub(b))),
-        ExprKind::List(items, tail) => ExprKind::List(
-            items.iter().map(sub).collect(),
-            tail.as_ref().map(|t| Box::new(sub(t))),
-        ),
-        ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(sub).collect()),
+        ExprKind::Number(_) | ExprKind::Str(_) => {}
+        ExprKind::Neg(e) | ExprKind::Not(e) | ExprKind::Pool(e) => substitute(e, scope, g),
+        ExprKind::Binary(_, a, b) => {
+            substitute(a, scope, g);
+            substitute(b, scope, g);
+        }
+        ExprKind::List(items, tail) => {
+            items.iter_mut().for_each(|e| substitute(e, scope, g));
+            if let Some(t) = tail {
+                substitute(t, scope, g);
+            }
+        }
+        ExprKind::Tuple(items) => items.iter_mut().for_each(|e| substitute(e, scope, g)),
         ExprKind::Apply(head, args) => {
-            // A parameter in head position stands for a name.
-            let head = match scope.params.get(&head.text).and_then(|a| a.as_name()) {
-                Some(n) => Name {
-                    text: n.to_string(),
-                    span: head.span,
-                },
-                None => head.clone(),
-            };
-            ExprKind::Apply(head, args.iter().map(sub).collect())
+            substitute_name(head, scope, g);
+            args.iter_mut().for_each(|e| substitute(e, scope, g));
         }
-    };
-    Expr {
-        kind,
-        span: expr.span,
     }
 }
 
-fn substitute_name(name: &Name, scope: &Scope, global_label: &Option<String>) -> Name {
-    if let Some(arg) = scope.params.get(&name.text)
-        && let Some(n) = arg.as_name()
+/// Computes arithmetic on plain numbers in a macro argument now, so that an
+/// argument like `n - 1` passed down a recursion stays one number instead
+/// of growing with every level.
+fn fold(expr: &mut Expr) {
+    if let ExprKind::Binary(op, a, b) = &mut expr.kind {
+        fold(a);
+        fold(b);
+        if let (ExprKind::Number(x), ExprKind::Number(y)) = (&a.kind, &b.kind) {
+            let (x, y) = (*x, *y);
+            let value = match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Div => x.checked_div(y),
+                BinOp::Rem => x.checked_rem(y),
+                _ => None,
+            };
+            // Only results that are plain numbers again (and fit an Int).
+            if let Some(v) = value.filter(|v| *v <= i64::MAX as u64) {
+                expr.kind = ExprKind::Number(v);
+            }
+        }
+    }
+}
+
+/// Renames a local name: see [`local_name`].
+fn rename(name: &mut String, scope: &Scope, g: &Option<String>) {
+    if scope.locals.contains_key(name.as_str())
+        || (name.starts_with('.') && g.is_some() && scope.depth == 0)
     {
-        return Name {
-            text: n.to_string(),
-            span: name.span,
-        };
-    }
-    Name {
-        text: local_name(&name.text, scope, global_label),
-        span: name.span,
+        *name = local_name(name, scope, g);
     }
 }
 
-fn substitute_stmt(stmt: &Stmt, scope: &Scope, g: &Option<String>) -> Stmt {
-    let e = |x: &Expr| substitute(x, scope, g);
-    let n = |x: &Name| substitute_name(x, scope, g);
+/// A name in a statement: a parameter standing for a name, or a local name.
+fn substitute_name(name: &mut Name, scope: &Scope, g: &Option<String>) {
+    match scope
+        .params
+        .get(name.text.as_str())
+        .and_then(|a| a.as_name())
+    {
+        Some(n) => name.text = n.to_string(),
+        None => rename(&mut name.text, scope, g),
+    }
+}
+
+/// [`substitute`] over a statement.
+fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<String>) {
+    let e = |x: &mut Expr| substitute(x, scope, g);
+    let n = |x: &mut Name| substitute_name(x, scope, g);
     match stmt {
-        Stmt::Op { name, args } => Stmt::Op {
-            name: name.clone(),
-            args: args.iter().map(e).collect(),
-        },
+        Stmt::Op { args, .. } => args.iter_mut().for_each(e),
         Stmt::Reg {
             name,
             index,
             limit,
             init,
-        } => Stmt::Reg {
-            name: n(name),
-            index: index.as_ref().map(e),
-            limit: limit.as_ref().map(|l| l.as_ref().map(e)),
-            init: init.as_ref().map(e),
-        },
-        Stmt::Resize { name, limit } => Stmt::Resize {
-            name: n(name),
-            limit: e(limit),
-        },
-        Stmt::Entry(name) => Stmt::Entry(n(name)),
-        Stmt::CallStack { stack, link } => Stmt::CallStack {
-            stack: n(stack),
-            link: n(link),
-        },
-        Stmt::Block { name, index, limit } => Stmt::Block {
-            name: n(name),
-            index: index.as_ref().map(e),
-            limit: limit.as_ref().map(e),
-        },
-        Stmt::Tail(name) => Stmt::Tail(n(name)),
-        other => other.clone(),
+        } => {
+            n(name);
+            index.iter_mut().for_each(e);
+            limit.iter_mut().flatten().for_each(e);
+            init.iter_mut().for_each(e);
+        }
+        Stmt::Resize { name, limit } => {
+            n(name);
+            e(limit);
+        }
+        Stmt::Entry(name) | Stmt::Tail(name) => n(name),
+        Stmt::CallStack { stack, link } => {
+            n(stack);
+            n(link);
+        }
+        Stmt::Block { name, index, limit } => {
+            n(name);
+            index.iter_mut().for_each(e);
+            limit.iter_mut().for_each(e);
+        }
+        _ => {}
     }
 }

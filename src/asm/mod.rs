@@ -97,15 +97,20 @@ fn assemble_nested(
     let layout = layout::lay_out(&resolved);
     let compile =
         |file: &str, span: Span| compile_image(loader, file, span, main_path.as_deref(), compiling);
-    let (image, codegen_diagnostics) = codegen::generate(&expansion, &resolved, &layout, &compile);
+    let earlier_errors = expansion
+        .diagnostics
+        .iter()
+        .chain(&resolve_diagnostics)
+        .any(Diagnostic::is_error);
+    let (image, codegen_diagnostics) =
+        codegen::generate(&expansion, &resolved, &layout, &compile, earlier_errors);
     compiling.borrow_mut().pop();
     let mut diagnostics = expansion.diagnostics;
     diagnostics.extend(resolve_diagnostics);
     diagnostics.extend(codegen_diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.0.file, d.primary.0.start, d.severity));
-    let failed = diagnostics.iter().any(Diagnostic::is_error);
     Assembly {
-        image: (!failed).then_some(image),
+        image,
         sources: expansion.sources,
         diagnostics,
     }

@@ -1,54 +1,102 @@
-//! The parser (chumsky): one logical line of tokens at a time, to a
-//! statement. A line that does not parse is reported and skipped, so one run
-//! reports an error for every bad line.
+//! The parser (chumsky): tokens to statements, one logical line each.
+//!
+//! A file is parsed in one run with a cheap error type; a line that does not
+//! parse is skipped up to its end and parsing goes on, so one run finds
+//! every bad line. Each bad line is then parsed again on its own with rich
+//! errors, to say what was expected there.
 
 use super::ast::{BinOp, Expr, ExprKind, KEYWORDS, Line, ModuleRef, Name, Stmt};
 use super::diagnostics::Diagnostic;
 use super::lexer::{self, Number, Token};
 use super::source::{FileId, Span};
-use chumsky::error::{Rich, RichPattern, RichReason};
+use chumsky::error::{Cheap, LabelError, Rich, RichPattern, RichReason};
+use chumsky::extra::ParserExtra;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
-type Err<'tok, 'src> = extra::Err<Rich<'tok, Token<'src>>>;
-
-/// Parses a whole file into statements (labels in front of a statement on the
-/// same line become statements of their own).
+/// Parses a whole file into statements (a label in front of a statement on
+/// the same line becomes a statement of its own).
 pub fn parse_file(file: FileId, text: &str) -> (Vec<Line>, Vec<Diagnostic>) {
     let (lines, mut diagnostics) = lexer::lex(file, text);
-    // All tokens in one vector, so that one parser serves every line.
-    let mut tokens: Vec<(Token<'_>, SimpleSpan)> = Vec::new();
-    let mut bounds = Vec::with_capacity(lines.len());
+    // One token stream for the whole file, each line ended by a newline.
+    let mut tokens: Vec<(Token<'_>, SimpleSpan)> =
+        Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    let mut starts = Vec::with_capacity(lines.len());
     for line in &lines {
-        let start = tokens.len();
+        starts.push(tokens.len());
         tokens.extend(line.iter().map(|&(t, s)| (t, SimpleSpan::from(s.range()))));
-        bounds.push(start..tokens.len());
+        let end = line.last().map_or(0, |t| t.1.end as usize);
+        tokens.push((Token::Newline, (end..end).into()));
     }
-    let parser = line_parser(file);
-    let mut statements = Vec::with_capacity(lines.len());
-    for range in bounds {
-        let line = &tokens[range];
-        let Some(last) = line.last() else { continue };
-        let eoi: SimpleSpan = (last.1.end..last.1.end).into();
-        let (parsed, errors) = parser
-            .parse(line.map(eoi, |(t, s)| (t, s)))
-            .into_output_errors();
-        if let Some(first_error) = errors.into_iter().next() {
-            diagnostics.push(syntax_error(file, first_error));
+    let eoi: SimpleSpan = (text.len()..text.len()).into();
+    let (parsed, errors) = file_parser::<_, extra::Err<Cheap<SimpleSpan>>>(file)
+        .parse(tokens.as_slice().map(eoi, |(t, s)| (t, s)))
+        .into_output_errors();
+    // Explain each bad line with rich errors.
+    let mut explained: Vec<usize> = Vec::new();
+    for error in errors {
+        let at = error.span().start;
+        let line = starts
+            .partition_point(|&s| tokens[s].1.start <= at)
+            .saturating_sub(1);
+        if explained.last() == Some(&line) {
             continue;
         }
-        if let Some(parsed) = parsed {
-            statements.extend(parsed);
+        explained.push(line);
+        let start = starts[line];
+        let stop = starts.get(line + 1).copied().unwrap_or(tokens.len());
+        let slice = &tokens[start..stop];
+        let line_end: SimpleSpan = slice.last().map_or(eoi, |t| t.1);
+        let rich = line_parser::<_, extra::Err<Rich<Token<'_>>>>(file)
+            .then_ignore(just(Token::Newline))
+            .then_ignore(end())
+            .parse(slice.map(line_end, |(t, s)| (t, s)))
+            .into_errors();
+        match rich.into_iter().next() {
+            Some(e) => diagnostics.push(syntax_error(file, e)),
+            None => diagnostics.push(
+                Diagnostic::error(
+                    "E0100",
+                    Span::new(file, error.span().into_range()),
+                    "this line does not parse",
+                )
+                .label("here"),
+            ),
         }
     }
-    (statements, diagnostics)
+    (
+        parsed.unwrap_or_default().into_iter().flatten().collect(),
+        diagnostics,
+    )
+}
+
+/// Every line of a file; a bad line is skipped to its end.
+fn file_parser<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Vec<Vec<Line>>, E>
+where
+    I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I> + 'tok,
+    E::Error: LabelError<'tok, I, &'static str>,
+    E::State: 'tok,
+    E::Context: 'tok,
+{
+    let newline = just(Token::Newline);
+    let rest_of_line = any()
+        .and_is(newline.clone().not())
+        .repeated()
+        .then_ignore(newline.clone());
+    line_parser(file)
+        .then_ignore(newline)
+        .recover_with(via_parser(rest_of_line.to(Vec::new())))
+        .repeated()
+        .collect()
+        .then_ignore(end())
 }
 
 fn syntax_error(file: FileId, error: Rich<'_, Token<'_>>) -> Diagnostic {
     let span = Span::new(file, error.span().into_range());
     let found = match error.found() {
+        Some(Token::Newline) | None => "end of line".to_string(),
         Some(t) => t.to_string(),
-        None => "end of line".to_string(),
     };
     match error.reason() {
         RichReason::Custom(message) => {
@@ -78,6 +126,7 @@ fn syntax_error(file: FileId, error: Rich<'_, Token<'_>>) -> Diagnostic {
 
 fn describe_pattern(pattern: &RichPattern<'_, Token<'_>>) -> String {
     match pattern {
+        RichPattern::Token(t) if **t == Token::Newline => "end of line".to_string(),
         RichPattern::Token(t) => t.to_string(),
         RichPattern::Label(l) => l.to_string(),
         RichPattern::EndOfInput => "end of line".to_string(),
@@ -86,9 +135,11 @@ fn describe_pattern(pattern: &RichPattern<'_, Token<'_>>) -> String {
 }
 
 /// A name that is not a keyword.
-fn ident<'tok, 'src: 'tok, I>(file: FileId) -> impl Parser<'tok, I, Name, Err<'tok, 'src>> + Clone
+fn ident<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Name, E> + Clone
 where
     I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I>,
+    E::Error: LabelError<'tok, I, &'static str>,
 {
     select! { Token::Ident(s) if !KEYWORDS.contains(&s) => s }
         .map_with(move |s: &str, e| {
@@ -101,21 +152,30 @@ where
         .labelled("a name")
 }
 
-fn keyword<'tok, 'src: 'tok, I>(
-    word: &'static str,
-) -> impl Parser<'tok, I, (), Err<'tok, 'src>> + Clone
+fn keyword<'tok, 'src: 'tok, I, E>(word: &'static str) -> impl Parser<'tok, I, (), E> + Clone
 where
     I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I>,
+    E::Error: LabelError<'tok, I, &'static str>,
 {
     just(Token::Ident(word)).ignored().labelled(word)
 }
 
+fn binary_expr(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        span,
+    }
+}
+
 /// Assembly-time expressions.
-pub fn expr<'tok, 'src: 'tok, I>(
-    file: FileId,
-) -> impl Parser<'tok, I, Expr, Err<'tok, 'src>> + Clone
+pub fn expr<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Expr, E> + Clone
 where
     I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I> + 'tok,
+    E::Error: LabelError<'tok, I, &'static str>,
+    E::State: 'tok,
+    E::Context: 'tok,
 {
     let span = move |s: SimpleSpan| Span::new(file, s.into_range());
     recursive(move |expr| {
@@ -131,11 +191,7 @@ where
             kind: ExprKind::Name(n.text),
             span: n.span,
         });
-        let items = expr
-            .clone()
-            .separated_by(just(Token::Comma))
-            .allow_trailing()
-            .collect::<Vec<_>>();
+        let items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>();
         let list = items
             .clone()
             .then(just(Token::Bar).ignore_then(expr.clone()).or_not())
@@ -164,61 +220,47 @@ where
         // `name(a, b)` with no space before `(` is a call: the name applied
         // to the arguments, as one atom (so `Register 5 bits("100")` works).
         let call = ident(file)
-            .then(
-                just(Token::LParen)
-                    .map_with(|_, e| e.span())
-                    .then(items.clone().then_ignore(just(Token::RParen))),
-            )
-            .try_map(
-                move |(head, (open, args)): (Name, (SimpleSpan, Vec<Expr>)), at| {
-                    if head.span.end as usize == open.start {
-                        Ok(Expr {
-                            kind: ExprKind::Apply(head, args),
-                            span: span(at),
-                        })
-                    } else {
-                        Err(Rich::custom(at, "not a call"))
-                    }
-                },
-            );
+            .then(items.delimited_by(just(Token::CallOpen), just(Token::RParen)))
+            .map_with(move |(head, args), e| Expr {
+                kind: ExprKind::Apply(head, args),
+                span: span(e.span()),
+            });
         let atom = choice((number, string, call, name, list, parens)).labelled("a value");
 
-        let apply = atom
-            .clone()
-            .foldl_with(atom.repeated(), move |head, arg, e| {
-                let span = span(e.span());
-                match head.kind {
-                    ExprKind::Apply(f, mut args) => {
-                        args.push(arg);
-                        Expr {
-                            kind: ExprKind::Apply(f, args),
-                            span,
-                        }
+        let apply = atom.clone().foldl_with(atom.repeated(), move |head, arg, e| {
+            let span = span(e.span());
+            match head.kind {
+                ExprKind::Apply(f, mut args) => {
+                    args.push(arg);
+                    Expr {
+                        kind: ExprKind::Apply(f, args),
+                        span,
                     }
-                    ExprKind::Name(n) => Expr {
-                        kind: ExprKind::Apply(
-                            Name {
-                                text: n,
-                                span: head.span,
-                            },
-                            vec![arg],
-                        ),
-                        span,
-                    },
-                    // Applying something that is not a name: reported when the
-                    // value is computed.
-                    _ => Expr {
-                        kind: ExprKind::Apply(
-                            Name {
-                                text: String::new(),
-                                span: head.span,
-                            },
-                            vec![head, arg],
-                        ),
-                        span,
-                    },
                 }
-            });
+                ExprKind::Name(n) => Expr {
+                    kind: ExprKind::Apply(
+                        Name {
+                            text: n,
+                            span: head.span,
+                        },
+                        vec![arg],
+                    ),
+                    span,
+                },
+                // Applying something that is not a name: reported when the
+                // value is computed.
+                _ => Expr {
+                    kind: ExprKind::Apply(
+                        Name {
+                            text: String::new(),
+                            span: head.span,
+                        },
+                        vec![head, arg],
+                    ),
+                    span,
+                },
+            }
+        });
 
         let unary = recursive(|unary| {
             let prefix = choice((just(Token::Minus).to(true), just(Token::Hash).to(false)))
@@ -234,38 +276,19 @@ where
             prefix.or(apply)
         });
 
-        let binary =
-            |ops: Vec<(Token<'src>, BinOp)>,
-             operand: chumsky::Boxed<'tok, 'tok, I, Expr, Err<'tok, 'src>>| {
-                let op = select! { t => t }.try_map(move |t: Token<'src>, s| {
-                    ops.iter()
-                        .find(|(tok, _)| *tok == t)
-                        .map(|(_, op)| *op)
-                        .ok_or_else(|| Rich::custom(s, "not an operator"))
-                });
-                operand
-                    .clone()
-                    .foldl_with(op.then(operand).repeated(), move |a, (op, b), e| Expr {
-                        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
-                        span: span(e.span()),
-                    })
-                    .boxed()
-            };
-        let product = binary(
-            vec![
-                (Token::Star, BinOp::Mul),
-                (Token::Slash, BinOp::Div),
-                (Token::Percent, BinOp::Rem),
-            ],
-            unary.boxed(),
+        let product = unary.clone().foldl_with(
+            select! { Token::Star => BinOp::Mul, Token::Slash => BinOp::Div, Token::Percent => BinOp::Rem }
+                .then(unary)
+                .repeated(),
+            move |a, (op, b), e| binary_expr(op, a, b, span(e.span())),
         );
-        let sum = binary(
-            vec![(Token::Plus, BinOp::Add), (Token::Minus, BinOp::Sub)],
-            product,
+        let sum = product.clone().foldl_with(
+            select! { Token::Plus => BinOp::Add, Token::Minus => BinOp::Sub }.then(product).repeated(),
+            move |a, (op, b), e| binary_expr(op, a, b, span(e.span())),
         );
-        let shift = binary(
-            vec![(Token::Shl, BinOp::Shl), (Token::Shr, BinOp::Shr)],
-            sum,
+        let shift = sum.clone().foldl_with(
+            select! { Token::Shl => BinOp::Shl, Token::Shr => BinOp::Shr }.then(sum).repeated(),
+            move |a, (op, b), e| binary_expr(op, a, b, span(e.span())),
         );
         let comparison = shift
             .clone()
@@ -279,10 +302,7 @@ where
             )
             .map_with(move |(a, rest), e| match rest {
                 None => a,
-                Some((op, b)) => Expr {
-                    kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
-                    span: span(e.span()),
-                },
+                Some((op, b)) => binary_expr(op, a, b, span(e.span())),
             });
         let negation = recursive(|negation| {
             keyword("not")
@@ -293,20 +313,12 @@ where
                 })
                 .or(comparison)
         });
-        let conjunction = negation.clone().foldl_with(
-            keyword("and").ignore_then(negation).repeated(),
-            move |a, b, e| Expr {
-                kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
-                span: span(e.span()),
-            },
-        );
-        conjunction.clone().foldl_with(
-            keyword("or").ignore_then(conjunction).repeated(),
-            move |a, b, e| Expr {
-                kind: ExprKind::Binary(BinOp::Or, Box::new(a), Box::new(b)),
-                span: span(e.span()),
-            },
-        )
+        let conjunction = negation.clone().foldl_with(keyword("and").ignore_then(negation).repeated(), move |a, b, e| {
+            binary_expr(BinOp::And, a, b, span(e.span()))
+        });
+        conjunction.clone().foldl_with(keyword("or").ignore_then(conjunction).repeated(), move |a, b, e| {
+            binary_expr(BinOp::Or, a, b, span(e.span()))
+        })
     })
     .labelled("an expression")
 }
@@ -330,9 +342,11 @@ fn unescape(s: &str) -> String {
 }
 
 /// A module path: `std/NAME`, a bare `a/b/c` path, or a string.
-fn module<'tok, 'src: 'tok, I>() -> impl Parser<'tok, I, ModuleRef, Err<'tok, 'src>> + Clone
+fn module<'tok, 'src: 'tok, I, E>() -> impl Parser<'tok, I, ModuleRef, E> + Clone
 where
     I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I>,
+    E::Error: LabelError<'tok, I, &'static str>,
 {
     let segment = select! { Token::Ident(s) => s };
     let path = segment
@@ -350,11 +364,13 @@ where
 }
 
 /// One logical line: an optional label, then an optional statement.
-fn line_parser<'tok, 'src: 'tok, I>(
-    file: FileId,
-) -> impl Parser<'tok, I, Vec<Line>, Err<'tok, 'src>>
+fn line_parser<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Vec<Line>, E>
 where
     I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I> + 'tok,
+    E::Error: LabelError<'tok, I, &'static str>,
+    E::State: 'tok,
+    E::Context: 'tok,
 {
     let span = move |s: SimpleSpan| Span::new(file, s.into_range());
     let name = ident(file);
@@ -365,7 +381,7 @@ where
     let reg = keyword("reg")
         .ignore_then(name.clone())
         .then(index.clone())
-        .then(limit.clone().or_not())
+        .then(limit.or_not())
         .then(just(Token::Eq).ignore_then(expr.clone()).or_not())
         .map(|(((name, index), limit), init)| Stmt::Reg {
             name,
@@ -441,6 +457,5 @@ where
     label
         .or_not()
         .then(statement.or_not())
-        .then_ignore(end())
         .map(|(label, statement)| label.into_iter().chain(statement).collect())
 }

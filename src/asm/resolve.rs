@@ -315,10 +315,10 @@ impl Resolver<'_> {
     /// `reg` and `block` declarations (and configuration of `prog`, `in`,
     /// `out`), then their indices.
     fn declarations(&mut self) {
-        let items: Vec<Item> = all_items(self.expansion).map(|(_, i)| i.clone()).collect();
+        let expansion = self.expansion;
         let mut configured = [false; 3];
         let mut declared: Vec<(RegInfo, Option<(i64, Span)>)> = Vec::new();
-        for item in &items {
+        for (_, item) in all_items(expansion) {
             let (name, index, limit, init, is_block) = match &item.stmt {
                 Stmt::Reg {
                     name,
@@ -625,7 +625,7 @@ impl Resolver<'_> {
         let Some(op) = Opcode::parse(&name.text) else {
             let d = Diagnostic::error("E0508", name.span, format!("unknown instruction or macro `{}`", name.text))
                 .label("not an instruction, and no macro has this name")
-                .expanded_from(&item.chain)
+                .expanded_from(&item.chain.sites())
                 .help("the instructions are nilify, construct, deconstruct and copyifnil; `use std/control` for jmp, mov, call, ...");
             self.diagnostics.push(d);
             return None;
@@ -643,7 +643,7 @@ impl Resolver<'_> {
                 ),
             )
             .label("here")
-            .expanded_from(&item.chain);
+            .expanded_from(&item.chain.sites());
             self.diagnostics.push(d);
             return None;
         }
@@ -684,9 +684,13 @@ impl Resolver<'_> {
         }
         for (b, block) in self.out.blocks.iter().enumerate() {
             if wanted[b] && block.hand.is_none() {
+                // A label the user wrote names the register, rather than
+                // one local to a macro expansion (`ready@7`).
                 let name = block
                     .labels
-                    .first()
+                    .iter()
+                    .find(|l| !l.text.contains('@'))
+                    .or(block.labels.first())
                     .map_or_else(|| format!("block{b}"), |l| l.text.clone());
                 self.out.registers.push(RegInfo {
                     name,
@@ -743,7 +747,7 @@ impl Resolver<'_> {
                     )
                     .label("cannot be jumped to")
                     .note("only a label at the start of a block has a register of its own")
-                    .expanded_from(chain);
+                    .expanded_from(&chain.sites());
                     self.diagnostics.push(d);
                     None
                 }
@@ -756,7 +760,7 @@ impl Resolver<'_> {
                         format!("unknown register or label `{}`", display(n)),
                     )
                     .label("not defined")
-                    .expanded_from(chain);
+                    .expanded_from(&chain.sites());
                     let d = match self.similar(n) {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
                         None => d,
@@ -799,7 +803,7 @@ impl Resolver<'_> {
                         self.diagnostics.push(
                             Diagnostic::error("E0411", e.span, m)
                                 .label("cannot be put in a register")
-                                .expanded_from(chain),
+                                .expanded_from(&chain.sites()),
                         );
                         return None;
                     }
@@ -809,6 +813,16 @@ impl Resolver<'_> {
                 Err(_) => None,
             }
         };
+        // Nil needs no register of its own when one can only hold Nil.
+        if early.as_ref().is_some_and(Tree::is_nil)
+            && let Some(zero) = self.out.registers.iter().position(|r| {
+                r.role == Role::Declared
+                    && r.init.is_none()
+                    && matches!(r.limit, LimitSpec::Default(l) | LimitSpec::Given(l, _) if l <= 0)
+            })
+        {
+            return Some(zero as i64);
+        }
         let key = match &early {
             Some(t) => format!("tree:{}", t.to_bits()),
             None => format!("expr:{}", expr_key(e)),
@@ -844,22 +858,28 @@ impl Resolver<'_> {
     fn operands(&mut self) {
         for b in 0..self.out.blocks.len() {
             for k in 0..self.out.blocks[b].instrs.len() {
-                let instr = &self.out.blocks[b].instrs[k];
-                let (exprs, chain) = (instr.exprs.clone(), instr.chain.clone());
-                let written = written_operands(self.out.blocks[b].instrs[k].op);
+                let instr = &mut self.out.blocks[b].instrs[k];
+                let (exprs, chain, op) = (
+                    std::mem::take(&mut instr.exprs),
+                    instr.chain.clone(),
+                    instr.op,
+                );
+                let written = written_operands(op);
                 let mut operands = [0i64; 3];
                 for (j, e) in exprs.iter().enumerate() {
                     if written.contains(&j) && !self.names_register(e) {
                         let d = Diagnostic::error("E0606", e.span, "cannot write to a value")
                             .label("this operand is written, so it must be a register")
                             .note("a value here would be a constant register")
-                            .expanded_from(&chain);
+                            .expanded_from(&chain.sites());
                         self.diagnostics.push(d);
                         continue;
                     }
                     operands[j] = self.operand(e, &chain).unwrap_or(0);
                 }
-                self.out.blocks[b].instrs[k].operands = operands;
+                let instr = &mut self.out.blocks[b].instrs[k];
+                instr.operands = operands;
+                instr.exprs = exprs;
             }
         }
     }
@@ -880,8 +900,8 @@ impl Resolver<'_> {
 
     /// `entry` and `callstack`.
     fn directives(&mut self) {
-        let items: Vec<Item> = all_items(self.expansion).map(|(_, i)| i.clone()).collect();
-        for item in items {
+        let expansion = self.expansion;
+        for (_, item) in all_items(expansion) {
             match &item.stmt {
                 Stmt::Entry(name) => {
                     let hand = self.out.registers.iter().find_map(|r| match r.role {

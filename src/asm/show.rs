@@ -78,30 +78,26 @@ fn signed(n: i64) -> String {
     }
 }
 
-/// A short description of a tree for people: a number, a command, code, or
-/// the readable form cut at `max` characters.
+/// A short description of a tree for people: what it reads as (a number,
+/// a command, a list of numbers, code), with the other readings when it has
+/// several, or the readable form cut at `max` characters.
 pub fn guess(tree: &Tree, max: usize) -> String {
     if tree.is_nil() {
         return "nil".to_string();
     }
+    let mut readings = Vec::new();
     if let Some(n) = i64::decode(tree)
         && &n.encode() == tree
     {
-        return format!("int {n}");
+        readings.push(format!("int {n}"));
     }
     if let Some(c) = Command::decode(tree)
         && &c.encode() == tree
     {
-        return match command(&c) {
+        readings.push(match command(&c) {
             Some(text) => format!("command {text}"),
-            None => format!(
-                "command Build ({} registers)",
-                match &c {
-                    Command::Build(_, m) => m.len(),
-                    _ => 0,
-                }
-            ),
-        };
+            None => format!("command Build ({} registers)", build_size(&c)),
+        });
     }
     if let Some(numbers) = tree
         .iter_list()
@@ -110,16 +106,27 @@ pub fn guess(tree: &Tree, max: usize) -> String {
     {
         let shown: Vec<String> = numbers.iter().take(20).map(i64::to_string).collect();
         let more = if numbers.len() > 20 { ", …" } else { "" };
-        return format!("list [{}{more}]", shown.join(", "));
+        readings.push(format!("list [{}{more}]", shown.join(", ")));
     }
     if let Some(instrs) = code(tree) {
-        return format!(
-            "code, {} instruction{}",
-            instrs.len(),
-            if instrs.len() == 1 { "" } else { "s" }
-        );
+        let plural = if instrs.len() == 1 { "" } else { "s" };
+        readings.push(format!("code, {} instruction{plural}", instrs.len()));
     }
-    tree.readable().limit(max).to_string()
+    match readings.len() {
+        0 => tree.readable().limit(max).to_string(),
+        1 => readings.remove(0),
+        _ => {
+            let first = readings.remove(0);
+            format!("{first} (or {})", readings.join(", or "))
+        }
+    }
+}
+
+fn build_size(c: &Command) -> usize {
+    match c {
+        Command::Build(_, m) => m.len(),
+        _ => 0,
+    }
 }
 
 /// What an output register holds, as the engine reads it: a command, or why
