@@ -325,3 +325,45 @@ go:
             .clone()
     );
 }
+
+#[test]
+fn the_stack_check_is_exact() {
+    let source = "use std/control
+resize stack 132
+main:
+    call a
+    halt
+a:
+    call b
+    ret
+b:
+    call c
+    ret
+c:
+    ret
+";
+    let image = build(source);
+    let (_, report) = run(&image, 1000);
+    assert!(report.halted);
+    // One conse less and the deepest call wipes the machine.
+    let mut memory = image.memory();
+    let stack = image.register("stack").unwrap();
+    memory[stack].limit = 131;
+    assert_eq!(
+        run_for(1000, &mut memory),
+        Err(constree::machine::MachineError::OutOfMemory(stack as i64))
+    );
+    let too_small = source.replace("resize stack 132", "resize stack 131");
+    let assembly = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("t.cta".into(), None, too_small),
+    );
+    assert_eq!(
+        assembly
+            .diagnostics
+            .iter()
+            .map(|d| d.code)
+            .collect::<Vec<_>>(),
+        vec!["E0607"]
+    );
+}

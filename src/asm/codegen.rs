@@ -38,6 +38,8 @@ pub fn generate(
     g.check_sizes(&limits);
     g.check_operands(&limits);
     g.lints();
+    g.diagnostics
+        .extend(super::calls::check_stack(resolved, layout, &limits));
     let failed = earlier_errors || g.diagnostics.iter().any(Diagnostic::is_error);
     let image = (!failed).then(|| g.image(&limits));
     (image, g.diagnostics)

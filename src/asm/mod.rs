@@ -12,6 +12,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod ast;
+pub mod calls;
 pub mod codegen;
 pub mod diagnostics;
 pub mod eval;

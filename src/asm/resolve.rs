@@ -389,6 +389,46 @@ impl Resolver<'_> {
             declared.push((reg, index));
         }
         self.place(declared);
+        self.resizes();
+    }
+
+    /// `resize NAME LIMIT`: a new limit for a register declared anywhere
+    /// (for example one a module declares), once.
+    fn resizes(&mut self) {
+        let expansion = self.expansion;
+        let mut resized: HashMap<usize, Span> = HashMap::new();
+        for (_, item) in all_items(expansion) {
+            let Stmt::Resize { name, limit } = &item.stmt else {
+                continue;
+            };
+            let register = match self.names.get(&name.text) {
+                Some((Symbol::Register(r), _)) => *r,
+                _ => {
+                    let d = Diagnostic::error(
+                        "E0515",
+                        name.span,
+                        format!("`resize` names no register: `{}`", display(&name.text)),
+                    )
+                    .label("not a declared register");
+                    self.diagnostics.push(d);
+                    continue;
+                }
+            };
+            if let Some(previous) = resized.insert(register, name.span) {
+                let d = Diagnostic::error(
+                    "E0516",
+                    name.span,
+                    format!("`{}` is resized twice", display(&name.text)),
+                )
+                .label("second resize")
+                .with_label(previous, "first resize");
+                self.diagnostics.push(d);
+                continue;
+            }
+            if let Some(n) = self.constant_int(limit) {
+                self.out.registers[register].limit = LimitSpec::Given(n, limit.span);
+            }
+        }
     }
 
     /// Gives declared registers their indices: explicit ones first, then the

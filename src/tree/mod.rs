@@ -162,6 +162,19 @@ impl Tree {
         ListIter { rest: self }
     }
 
+    /// The list from its `k`-th element on (the back after `k` steps along
+    /// the spine; Nil if the list is shorter).
+    pub fn iter_list_from(&self, k: usize) -> &Tree {
+        let mut rest = self;
+        for _ in 0..k {
+            match rest.back() {
+                Some(b) => rest = b,
+                None => break,
+            }
+        }
+        rest
+    }
+
     /// The number of elements on the right spine.
     pub fn list_len(&self) -> usize {
         self.iter_list().count()
