@@ -1,0 +1,361 @@
+//! Shared helpers for the standard library tests (`stdlib_input`,
+//! `stdlib_commands`, `stdlib_memory`): assembling programs that use
+//! `std/...` modules, running them in the machine with registers addressed
+//! by name, and building small worlds whose robots run such programs, with
+//! the engine's own view of each step (what it will write into every
+//! robot's input) for comparison.
+
+#![allow(dead_code)]
+
+use constree::asm::assemble;
+use constree::asm::source::{MemoryLoader, SourceFile};
+use constree::encoding::{Decode, Encode};
+use constree::image::Image;
+use constree::machine::{Memory, Register, RunReport, run_for, trim};
+use constree::tree::Tree;
+use constree::world::step::{ResolvedSquare, TakenSquare, arrivals, departures, private_input};
+use constree::world::{
+    Action, Cell, Color, Command, Frame, Item, Processor, Robot, Shape, Square, StepReport, World,
+    update_reported,
+};
+
+/// Assembles a program (the standard library is the built-in one). Any
+/// diagnostic, warnings included, fails the test.
+pub fn build(source: &str) -> Image {
+    let assembly = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, source.into()),
+    );
+    assert!(
+        assembly.diagnostics.is_empty(),
+        "{}\n--- source:\n{source}",
+        assembly.render(false)
+    );
+    assembly.image.expect("no errors")
+}
+
+/// Assembles a program allowing W0702 (a register read but never written):
+/// for programs whose registers the test sets from Rust before a run.
+pub fn build_lenient(source: &str) -> Image {
+    let assembly = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, source.into()),
+    );
+    assert!(
+        assembly.diagnostics.iter().all(|d| d.code == "W0702"),
+        "{}\n--- source:\n{source}",
+        assembly.render(false)
+    );
+    assembly.image.expect("no errors")
+}
+
+/// Assembles a program and returns the codes of its diagnostics.
+pub fn diagnostics(source: &str) -> Vec<&'static str> {
+    let assembly = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, source.into()),
+    );
+    assembly.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// A program that `use`s the given modules, calls `routine` once and halts.
+/// Its run takes the routine's ticks (call and ret included) plus 1.
+pub fn caller(modules: &[&str], routine: &str) -> String {
+    let mut source = String::from("use std/control\n");
+    for m in modules {
+        source.push_str(&format!("use std/{m}\n"));
+    }
+    source.push_str(&format!("main:\n    call {routine}\n    halt\n"));
+    source
+}
+
+/// A machine: an image's memory with its registers addressed by name.
+#[derive(Clone)]
+pub struct Machine {
+    pub image: Image,
+    pub memory: Memory,
+}
+
+impl Machine {
+    pub fn new(source: &str) -> Machine {
+        let image = build(source);
+        let memory = image.memory();
+        Machine { image, memory }
+    }
+
+    /// A program whose registers the test sets (W0702 allowed), such as
+    /// those [`caller`] makes.
+    pub fn lenient(source: &str) -> Machine {
+        let image = build_lenient(source);
+        let memory = image.memory();
+        Machine { image, memory }
+    }
+
+    pub fn from_image(image: &Image) -> Machine {
+        Machine {
+            image: image.clone(),
+            memory: image.memory(),
+        }
+    }
+
+    /// A fresh memory of the same program.
+    pub fn reset(&mut self) {
+        self.memory = self.image.memory();
+    }
+
+    pub fn index(&self, name: &str) -> usize {
+        self.image
+            .register(name)
+            .unwrap_or_else(|| panic!("no register `{name}`"))
+    }
+
+    pub fn get(&self, name: &str) -> &Tree {
+        &self.memory[self.index(name)].contents
+    }
+
+    pub fn read<T: Decode>(&self, name: &str) -> T {
+        T::decode(self.get(name)).unwrap_or_else(|| {
+            panic!(
+                "`{name}` does not decode as {}: {:?}",
+                std::any::type_name::<T>(),
+                self.get(name)
+            )
+        })
+    }
+
+    /// Sets a register (the tree must fit its limit).
+    pub fn set_tree(&mut self, name: &str, tree: Tree) {
+        let i = self.index(name);
+        assert!(
+            tree.fits(self.memory[i].limit),
+            "`{name}` (limit {}) cannot hold a tree of size {}",
+            self.memory[i].limit,
+            tree.size()
+        );
+        self.memory[i].contents = tree;
+    }
+
+    pub fn set<T: Encode + ?Sized>(&mut self, name: &str, value: &T) {
+        self.set_tree(name, value.encode());
+    }
+
+    /// Writes the input as the engine does: trimmed to fit `in`.
+    pub fn set_input(&mut self, input: &Tree) {
+        self.memory[1].fit_tree(input.clone());
+    }
+
+    /// Runs until the program halts (at most `ticks`); a machine error or a
+    /// program that does not halt fails the test. Returns the ticks used.
+    pub fn run(&mut self, ticks: i64) -> u64 {
+        let report = self.run_report(ticks);
+        assert!(report.halted, "did not halt within {ticks} ticks");
+        report.ticks
+    }
+
+    pub fn run_report(&mut self, ticks: i64) -> RunReport {
+        run_for(ticks, &mut self.memory).unwrap_or_else(|e| panic!("machine error {e:?}"))
+    }
+
+    /// Runs a program made by [`caller`] and returns the routine's ticks
+    /// (the halt taken off).
+    pub fn call_ticks(&mut self) -> u64 {
+        self.run(10_000_000) - 1
+    }
+}
+
+/// Reads a register of a robot whose memory came from `image`.
+pub fn robot_reg<'a>(image: &Image, robot: &'a Robot, name: &str) -> &'a Tree {
+    let i = image
+        .register(name)
+        .unwrap_or_else(|| panic!("no register `{name}`"));
+    &robot.memory[i].contents
+}
+
+// ---------------------------------------------------------------------------
+// Values.
+
+pub fn int(n: i64) -> Tree {
+    n.encode()
+}
+
+pub fn ints(ns: &[i64]) -> Tree {
+    ns.to_vec().encode()
+}
+
+/// `true` as the machine sees it: Cons Nil Nil.
+pub fn yes() -> Tree {
+    true.encode()
+}
+
+/// A unary number: a list of `n` Nils.
+pub fn unary(n: usize) -> Tree {
+    Tree::list(std::iter::repeat_n(Tree::NIL, n))
+}
+
+pub fn frame(color: Color, strength: i64) -> Frame {
+    Frame { color, strength }
+}
+
+pub fn cargo(kind: i64, weight: i64) -> Item {
+    Item::Cargo(kind, weight)
+}
+
+pub fn register_part(limit: i64) -> Item {
+    Item::RegisterPart(Register::new(limit, Tree::NIL))
+}
+
+/// The register parts a robot needs to hold `memory` (same limits).
+pub fn parts_for(memory: &Memory) -> Vec<Item> {
+    memory
+        .iter()
+        .map(|r| Item::RegisterPart(Register::new(r.limit, Tree::NIL)))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Robots and worlds.
+
+pub fn robot(
+    memory: Memory,
+    color: Color,
+    strength: i64,
+    speed: i64,
+    inventory: Vec<Item>,
+) -> Robot {
+    Robot {
+        frame: frame(color, strength),
+        inventory,
+        processor: Processor { speed },
+        memory,
+    }
+}
+
+/// A robot that gives the commands of `script`, one a step: the first one
+/// is its initial output (the command of step 1), the others follow, then
+/// it passes forever. It needs 4 ticks a step at most.
+pub fn scripted(script: &[Command], color: Color, strength: i64, inventory: Vec<Item>) -> Robot {
+    let image = script_image();
+    let mut memory = image.memory();
+    let mut commands = script.iter();
+    let first = commands.next().cloned().unwrap_or(Command::Pass);
+    memory[2].contents = first.encode();
+    let rest: Vec<Command> = commands.cloned().collect();
+    let i = image.register("script").unwrap();
+    memory[i].contents = rest.encode();
+    robot(memory, color, strength, 100, inventory)
+}
+
+pub fn script_image() -> Image {
+    build(
+        "use std/control
+reg out 100000 = Pass
+reg script 100000
+main:
+    wait_step
+    jnil script, .idle
+    pop script, out
+    jmp main
+.idle:
+    mov out, Pass
+    jmp main
+",
+    )
+}
+
+pub fn square(robots: Vec<Robot>, items: Vec<Item>) -> Cell {
+    Some(Square { robots, items })
+}
+
+pub fn world(dims: (i64, i64), wrap: bool, cells: Vec<Cell>) -> World {
+    World::new(Shape::new(dims, wrap).unwrap(), cells).unwrap()
+}
+
+/// The square at a position (panics on a wall).
+pub fn at(world: &World, p: (i64, i64)) -> &Square {
+    world.at(p).as_ref().expect("a square")
+}
+
+/// One step of the world, with the engine's resolution of that step for
+/// every cell (before the machines run): what each robot's input is made of.
+pub fn step(world: World) -> (World, StepReport, Vec<Option<ResolvedSquare>>) {
+    let resolved = resolve(&world);
+    let (next, report) = update_reported(world);
+    (next, report, resolved)
+}
+
+/// The engine's resolution of the next step of every cell, as
+/// `update_reported` computes it (a copy of its first half).
+pub fn resolve(world: &World) -> Vec<Option<ResolvedSquare>> {
+    let shape = world.shape();
+    let taken: Vec<Option<TakenSquare>> = world
+        .cells
+        .iter()
+        .cloned()
+        .map(|c| c.map(TakenSquare::take))
+        .collect();
+    let neighbours: Vec<[Option<usize>; 8]> =
+        (0..taken.len()).map(|i| shape.neighbours(i)).collect();
+    let openings: Vec<[bool; 8]> = neighbours
+        .iter()
+        .map(|n| n.map(|n| n.is_some_and(|n| taken[n].is_some())))
+        .collect();
+    let mut leaving: Vec<Vec<_>> = taken
+        .iter()
+        .zip(&openings)
+        .map(|(here, open)| here.as_ref().map_or_else(Vec::new, |h| departures(h, open)))
+        .collect();
+    taken
+        .into_iter()
+        .enumerate()
+        .map(|(index, here)| {
+            here.map(|here| {
+                let entering = arrivals(&mut leaving, neighbours[index]);
+                ResolvedSquare::resolve(here, &openings[index], entering)
+            })
+        })
+        .collect()
+}
+
+/// The whole input of robot `i` of a resolved square, encoded with the
+/// engine's encoders: `(i, allRobots, allActions, (unaffected, dropped,
+/// fallen), privateInput action)`, before it is trimmed to fit.
+pub fn full_input(sq: &ResolvedSquare, i: usize) -> Tree {
+    (
+        i,
+        &sq.all_robots,
+        &sq.all_actions,
+        (&sq.unaffected, &sq.dropped, &sq.fallen),
+        private_input(&sq.all_actions[i]),
+    )
+        .encode()
+}
+
+/// The input as it lands in a register of this limit.
+pub fn trimmed(limit: i64, tree: &Tree) -> Tree {
+    let t = trim(limit, tree);
+    if t.fits(limit) { t } else { Tree::NIL }
+}
+
+/// The next step's item list of a resolved square (`items'`).
+pub fn next_items(sq: &ResolvedSquare) -> Vec<Item> {
+    sq.new_items()
+}
+
+/// For each robot of a resolved square, its index among the robots that
+/// stay (the next step's command indices), `None` if it goes.
+pub fn next_indices(sq: &ResolvedSquare) -> Vec<Option<usize>> {
+    let mut next = 0;
+    (0..sq.all_robots.len())
+        .map(|i| {
+            sq.present(i).then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+/// The tag of an action in the input (`Passed` and `Invalid` are both 0).
+pub fn action_tag(a: &Action) -> i64 {
+    i64::decode(a.encode().front().unwrap()).unwrap()
+}
