@@ -4,13 +4,13 @@
 use super::ast::Name;
 use super::diagnostics::Diagnostic;
 use super::eval::{Env, ImageCompiler, eval};
-use super::layout::{Layout, always_nil, block_name, chain};
+use super::layout::{Layout, always_nil, block_name};
 use super::macros::Expansion;
 use super::resolve::{LimitSpec, Opcode, Resolved, Role, display};
 use super::source::{Sources, Span};
 use crate::image::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
-    SourceMap,
+    Segment, SourceMap,
 };
 use crate::tree::Tree;
 use sha2::{Digest, Sha256};
@@ -408,6 +408,120 @@ impl Generator<'_> {
         always_nil(self.resolved, r)
     }
 
+    /// The source map (one segment of locations per block in the image,
+    /// linked as the code falls through) and every label's register and
+    /// offset. Both are linear in the program's size, however many
+    /// registers share its code.
+    fn source_map_and_labels(&self, sources: &Sources) -> (SourceMap, Vec<LabelSymbol>) {
+        let resolved = self.resolved;
+        let blocks = &resolved.blocks;
+        let mut locations = Locations::new(sources);
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut segment_of: Vec<Option<u32>> = vec![None; blocks.len()];
+        for (b, block) in blocks.iter().enumerate() {
+            if block.hand.is_some() || self.layout.reachable[b] {
+                segment_of[b] = Some(segments.len() as u32);
+                let here = block
+                    .instrs
+                    .iter()
+                    .map(|i| locations.of(i.span, &i.chain.sites()))
+                    .collect();
+                segments.push(Segment {
+                    locations: here,
+                    next: None,
+                });
+            }
+        }
+        // The register whose code starts with each block.
+        let mut own: Vec<Option<usize>> = vec![None; blocks.len()];
+        for (i, reg) in resolved.registers.iter().enumerate() {
+            if let Role::Code(b) | Role::HandBlock(b) = reg.role
+                && b < blocks.len()
+                && reg.init.is_none()
+            {
+                own[b] = Some(i);
+            }
+        }
+        for (b, block) in blocks.iter().enumerate() {
+            let Some(s) = segment_of[b] else { continue };
+            let next = match &block.hand {
+                Some(h) => h.tail.and_then(|(r, _)| match resolved.registers[r].role {
+                    Role::Code(t) | Role::HandBlock(t) => segment_of.get(t).copied().flatten(),
+                    _ => None,
+                }),
+                None => self.layout.falls_into[b].and_then(|n| segment_of[n]),
+            };
+            segments[s as usize].next = next;
+        }
+        let mut registers: Vec<RegisterMap> = Vec::new();
+        if resolved.registers[0].init.is_none()
+            && let Some(segment) = resolved.entry.and_then(|e| segment_of[e])
+        {
+            registers.push(RegisterMap {
+                register: 0,
+                segment,
+            });
+        }
+        for (b, reg) in own.iter().enumerate() {
+            if let (Some(register), Some(segment)) = (reg, segment_of[b]) {
+                registers.push(RegisterMap {
+                    register: *register,
+                    segment,
+                });
+            }
+        }
+        registers.sort_by_key(|m| m.register);
+        // Each block's place: its own register, else where the code before
+        // it (or the entry) leaves off.
+        let mut falls_from: Vec<Option<usize>> = vec![None; blocks.len()];
+        for (p, next) in self.layout.falls_into.iter().enumerate() {
+            if let Some(n) = next {
+                falls_from[*n] = Some(p);
+            }
+        }
+        let mut place: Vec<Option<(usize, usize)>> = vec![None; blocks.len()];
+        for (b, block) in blocks.iter().enumerate() {
+            place[b] = own[b].map(|r| (r, 0)).or_else(|| {
+                if resolved.entry == Some(b) && resolved.registers[0].init.is_none() {
+                    return Some((0, 0));
+                }
+                let previous = falls_from[b]?;
+                let (r, o) = place[previous]?;
+                Some((r, o + blocks[previous].instrs.len()))
+            });
+            if block.hand.is_none() && !self.layout.reachable[b] {
+                place[b] = None;
+            }
+        }
+        let mut labels: Vec<LabelSymbol> = Vec::new();
+        for (b, block) in blocks.iter().enumerate() {
+            let Some((register, offset)) = place[b] else {
+                continue;
+            };
+            let inner: Vec<(&Name, usize)> = match &block.hand {
+                Some(h) => h.labels.iter().map(|(l, o)| (l, *o)).collect(),
+                None => block.labels.iter().map(|l| (l, 0)).collect(),
+            };
+            for (label, at) in inner {
+                if !label.text.contains('@') {
+                    labels.push(LabelSymbol {
+                        name: label.text.clone(),
+                        register,
+                        offset: offset + at,
+                    });
+                }
+            }
+        }
+        labels
+            .sort_by(|a, b| (a.register, a.offset, &a.name).cmp(&(b.register, b.offset, &b.name)));
+        let source_map = SourceMap {
+            locations: locations.table,
+            segments,
+            registers,
+        };
+        (source_map, labels)
+    }
+
     fn image(&self, limits: &[i64]) -> Image {
         let resolved = self.resolved;
         let sources = &self.expansion.sources;
@@ -421,91 +535,14 @@ impl Generator<'_> {
                 contents: self.contents[i].clone().unwrap_or_default(),
             })
             .collect();
-        let mut locations = Locations::new(sources);
-        let mut maps = Vec::new();
-        let mut labels: Vec<LabelSymbol> = Vec::new();
-        let mut seen_labels: HashMap<String, ()> = HashMap::new();
-        // Code registers, prog first: their instructions and labels.
-        let code_starts = std::iter::once((0usize, resolved.entry)).chain(
-            resolved
-                .registers
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| match r.role {
-                    Role::Code(b) | Role::HandBlock(b) => Some((i, Some(b))),
-                    _ => None,
-                }),
-        );
-        for (register, first) in code_starts {
-            let Some(first) = first else { continue };
-            if resolved.registers[register].init.is_some() {
-                continue;
-            }
-            let blocks = match resolved.blocks[first].hand {
-                Some(_) => vec![first],
-                None => chain(self.layout, first),
-            };
-            let mut offset = 0usize;
-            let mut map = Vec::new();
-            for b in blocks {
-                let block = &resolved.blocks[b];
-                let inner_labels: Vec<(&Name, usize)> = match &block.hand {
-                    Some(h) => h.labels.iter().map(|(l, o)| (l, *o)).collect(),
-                    None => block.labels.iter().map(|l| (l, 0)).collect(),
-                };
-                for (label, at) in inner_labels {
-                    if !label.text.contains('@')
-                        && seen_labels.insert(label.text.clone(), ()).is_none()
-                    {
-                        labels.push(LabelSymbol {
-                            name: label.text.clone(),
-                            register,
-                            offset: offset + at,
-                        });
-                    }
-                }
-                for instr in &block.instrs {
-                    map.push(locations.of(instr.span, &instr.chain.sites()));
-                }
-                offset += block.instrs.len();
-            }
-            maps.push(RegisterMap {
-                register,
-                locations: map,
-            });
-        }
-        // Prefer a label's own register over prog's.
-        for label in &mut labels {
-            if let Some(&b) = resolved.labels.get(&label.name)
-                && let Some(own) = resolved
-                    .registers
-                    .iter()
-                    .position(|r| r.role == Role::Code(b))
-                && label.offset == 0
-            {
-                label.register = own;
-            } else if let Some(&b) = resolved.labels.get(&label.name)
-                && let Some(own) = resolved
-                    .registers
-                    .iter()
-                    .position(|r| r.role == Role::Code(b))
-            {
-                label.register = own;
-                label.offset = 0;
-            }
-        }
-        labels
-            .sort_by(|a, b| (a.register, a.offset, &a.name).cmp(&(b.register, b.offset, &b.name)));
+        let (source_map, labels) = self.source_map_and_labels(sources);
         Image {
             registers,
             labels,
             callstack: resolved
                 .callstack
                 .map(|(stack, link)| CallStack { stack, link }),
-            source_map: SourceMap {
-                locations: locations.table,
-                registers: maps,
-            },
+            source_map,
             files: sources
                 .iter()
                 .map(|(_, f)| FileRecord {

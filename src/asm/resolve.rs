@@ -224,6 +224,8 @@ struct Resolver<'e> {
     out: Resolved,
     diagnostics: Vec<Diagnostic>,
     names: HashMap<String, (Symbol, Span)>,
+    /// Constant registers by value (or by expression, for values that need
+    /// code).
     constant_by_tree: HashMap<String, usize>,
 }
 
@@ -853,6 +855,13 @@ impl Resolver<'_> {
                 Err(_) => None,
             }
         };
+        let key = match &early {
+            Some(t) => format!("tree:{}", t.to_bits()),
+            None => format!("expr:{}", expr_key(e)),
+        };
+        if let Some(&register) = self.constant_by_tree.get(&key) {
+            return Some(register as i64);
+        }
         // Nil needs no register of its own when one can only hold Nil.
         if early.as_ref().is_some_and(Tree::is_nil)
             && let Some(zero) = self.out.registers.iter().position(|r| {
@@ -861,21 +870,14 @@ impl Resolver<'_> {
                     && matches!(r.limit, LimitSpec::Default(l) | LimitSpec::Given(l, _) if l <= 0)
             })
         {
+            self.constant_by_tree.insert(key, zero);
             return Some(zero as i64);
-        }
-        let key = match &early {
-            Some(t) => format!("tree:{}", t.to_bits()),
-            None => format!("expr:{}", expr_key(e)),
-        };
-        if let Some(&c) = self.constant_by_tree.get(&key) {
-            return Some(self.constant_register(c) as i64);
         }
         let c = self.out.constants.len();
         self.out.constants.push(Constant {
             expr: e.clone(),
             early,
         });
-        self.constant_by_tree.insert(key, c);
         self.out.registers.push(RegInfo {
             name: format!("const{c}"),
             span: Some(e.span),
@@ -883,15 +885,9 @@ impl Resolver<'_> {
             init: None,
             role: Role::Constant(c),
         });
-        Some(self.out.registers.len() as i64 - 1)
-    }
-
-    fn constant_register(&self, c: usize) -> usize {
-        self.out
-            .registers
-            .iter()
-            .position(|r| r.role == Role::Constant(c))
-            .expect("every constant has a register")
+        let register = self.out.registers.len() - 1;
+        self.constant_by_tree.insert(key, register);
+        Some(register as i64)
     }
 
     /// Resolves every instruction's operands.

@@ -8,7 +8,8 @@
 //!  "labels": [{"name": "main", "register": 3, "offset": 0}],
 //!  "callstack": {"stack": 4, "link": 5},
 //!  "locations": [{"file": 0, "line": 3, "column": 5, "expansion": […]}],
-//!  "source_map": [{"register": 0, "locations": [0, 1, 2]}]}
+//!  "segments": [{"locations": [0, 1, 2], "next": 1}, {"locations": [3]}],
+//!  "source_map": [{"register": 0, "segment": 0}]}
 //! ```
 //!
 //! A tree is a node id: 0 is Nil, and node `k` (1-based) is the pair
@@ -18,7 +19,7 @@
 
 use super::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
-    SourceMap,
+    Segment, SourceMap,
 };
 use crate::tree::Tree;
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,7 @@ struct File {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     callstack: Option<CallStackJson>,
     locations: Vec<LocationJson>,
+    segments: Vec<SegmentJson>,
     source_map: Vec<RegisterMapJson>,
 }
 
@@ -100,7 +102,15 @@ struct ExpansionJson {
 #[serde(deny_unknown_fields)]
 struct RegisterMapJson {
     register: usize,
+    segment: u32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SegmentJson {
     locations: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    next: Option<u32>,
 }
 
 /// Why an image could not be read.
@@ -219,13 +229,22 @@ pub fn to_json(image: &Image) -> String {
                     .collect(),
             })
             .collect(),
+        segments: image
+            .source_map
+            .segments
+            .iter()
+            .map(|s| SegmentJson {
+                locations: s.locations.clone(),
+                next: s.next,
+            })
+            .collect(),
         source_map: image
             .source_map
             .registers
             .iter()
             .map(|m| RegisterMapJson {
                 register: m.register,
-                locations: m.locations.clone(),
+                segment: m.segment,
             })
             .collect(),
     };
@@ -344,18 +363,38 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
         })
         .collect::<Result<Vec<_>, ImageError>>()?;
     let location_count = locations.len() as u32;
-    let maps = file
-        .source_map
+    let segment_count = file.segments.len() as u32;
+    let check_segment = |s: u32| {
+        if s < segment_count {
+            Ok(s)
+        } else {
+            Err(ImageError::Corrupt(format!(
+                "the source map names segment {s}, but there are {segment_count}"
+            )))
+        }
+    };
+    let segments = file
+        .segments
         .iter()
-        .map(|m| {
-            if let Some(bad) = m.locations.iter().find(|&&l| l >= location_count) {
+        .map(|s| {
+            if let Some(bad) = s.locations.iter().find(|&&l| l >= location_count) {
                 return Err(ImageError::Corrupt(format!(
                     "the source map names location {bad}, but there are {location_count}"
                 )));
             }
+            Ok(Segment {
+                locations: s.locations.clone(),
+                next: s.next.map(check_segment).transpose()?,
+            })
+        })
+        .collect::<Result<Vec<_>, ImageError>>()?;
+    let maps = file
+        .source_map
+        .iter()
+        .map(|m| {
             Ok(RegisterMap {
                 register: check_register(m.register, "the source map")?,
-                locations: m.locations.clone(),
+                segment: check_segment(m.segment)?,
             })
         })
         .collect::<Result<Vec<_>, ImageError>>()?;
@@ -365,6 +404,7 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
         callstack,
         source_map: SourceMap {
             locations,
+            segments,
             registers: maps,
         },
         files: file

@@ -66,21 +66,38 @@ pub struct CallStack {
 }
 
 /// Source positions of the instructions of every code register.
+///
+/// Code is stored as *segments*: the instructions of one block, written in
+/// one place, and the segment its code continues with (a block's code falls
+/// through into the next block's, and the two share that tree). A code
+/// register starts at a segment. This keeps the map linear in the program's
+/// size, however many registers share its code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SourceMap {
     /// Distinct positions.
     pub locations: Vec<Location>,
-    /// Per code register: the location of each instruction along its list.
+    /// The segments.
+    pub segments: Vec<Segment>,
+    /// Per code register: its first segment.
     pub registers: Vec<RegisterMap>,
 }
 
-/// The source positions of one register's instructions.
+/// A run of instructions and what follows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Index into [`SourceMap::locations`] per instruction, in order.
+    pub locations: Vec<u32>,
+    /// The segment the code continues with.
+    pub next: Option<u32>,
+}
+
+/// Where a code register's code starts in the source map.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegisterMap {
     /// The register.
     pub register: usize,
-    /// Index into [`SourceMap::locations`] per instruction, in order.
-    pub locations: Vec<u32>,
+    /// Index into [`SourceMap::segments`].
+    pub segment: u32,
 }
 
 /// A position in a source file, with the macro invocations that led there.
@@ -132,6 +149,14 @@ impl Image {
         self.registers.iter().position(|r| r.name == name)
     }
 
+    /// Whether a register starts out holding code written in the source.
+    pub fn is_code(&self, register: usize) -> bool {
+        self.source_map
+            .registers
+            .iter()
+            .any(|m| m.register == register)
+    }
+
     /// The source location of instruction `offset` of a register's code.
     pub fn location(&self, register: usize, offset: usize) -> Option<&Location> {
         let map = self
@@ -139,7 +164,17 @@ impl Image {
             .registers
             .iter()
             .find(|m| m.register == register)?;
-        let &k = map.locations.get(offset)?;
-        self.source_map.locations.get(k as usize)
+        let mut segment = self.source_map.segments.get(map.segment as usize)?;
+        let mut offset = offset;
+        // Bounded by the number of segments, in case a file links them in a
+        // loop.
+        for _ in 0..=self.source_map.segments.len() {
+            if let Some(&k) = segment.locations.get(offset) {
+                return self.source_map.locations.get(k as usize);
+            }
+            offset -= segment.locations.len();
+            segment = self.source_map.segments.get(segment.next? as usize)?;
+        }
+        None
     }
 }
