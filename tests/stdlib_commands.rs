@@ -10,69 +10,6 @@ use constree::tree::Tree;
 use constree::world::{Action, Color, Command, Direction, Item};
 use stdlib_world::*;
 
-// Cost formulas shared with std/input (docs/stdlib/input.md).
-
-fn bits(n: u64) -> (u64, u64) {
-    (64 - n.leading_zeros() as u64, n.count_ones() as u64)
-}
-
-fn unary_ticks(n: u64) -> u64 {
-    let (l, p) = bits(n);
-    if n == 0 {
-        7
-    } else {
-        4 * n + 6 * l + 2 * p + (1 << (l + 1))
-    }
-}
-
-fn int_ticks(m: u64) -> u64 {
-    let (l, p) = bits(m);
-    8 + 6 * m - 3 * p + 8 * l
-}
-
-fn inc_ticks(n: u64) -> u64 {
-    let t = n.trailing_ones() as u64;
-    if n == (1 << t) - 1 {
-        8 + 9 * t
-    } else {
-        10 + 9 * t
-    }
-}
-
-/// input.eq (call included) on two Ints.
-fn eq_call_ticks(a: i64, b: i64) -> u64 {
-    let bits = |n: i64| {
-        (0..64)
-            .map(|k| (n >> k) & 1 == 1)
-            .take(64 - n.leading_zeros() as usize)
-            .collect::<Vec<_>>()
-    };
-    let (a, b) = (bits(a), bits(b));
-    let mut ticks = 2;
-    for k in 0.. {
-        match (a.get(k), b.get(k)) {
-            (None, _) | (_, None) => return ticks + 5,
-            (Some(x), Some(y)) if x == y => ticks += if *x { 7 } else { 6 },
-            (Some(true), Some(false)) => return ticks + 9,
-            _ => return ticks + 10,
-        }
-    }
-    unreachable!()
-}
-
-fn next_index_ticks(k: usize, gone: &[bool]) -> u64 {
-    let u = unary_ticks(k as u64);
-    let s = gone[..k.min(gone.len())].iter().filter(|g| !**g).count() as u64;
-    if k >= gone.len() {
-        return u + 6 * gone.len() as u64 + s + if k == gone.len() { 10 } else { 11 };
-    }
-    if gone[k] {
-        u + 6 * k as u64 + s + 13
-    } else {
-        u + 6 * k as u64 + s + 8 + int_ticks(s)
-    }
-}
-
 fn range_ticks(n: u64) -> u64 {
     unary_ticks(n) + 8 + 8 * n + (0..n).map(inc_ticks).sum::<u64>()
 }

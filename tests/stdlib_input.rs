@@ -13,78 +13,6 @@ use constree::world::step::ResolvedSquare;
 use constree::world::{Action, Color, Command, Direction, Item, Robot};
 use stdlib_world::*;
 
-// ---------------------------------------------------------------------------
-// Cost formulas (docs/stdlib/input.md).
-
-fn bits(n: u64) -> (u64, u64) {
-    (64 - n.leading_zeros() as u64, n.count_ones() as u64)
-}
-
-fn unary_ticks(n: u64) -> u64 {
-    let (l, p) = bits(n);
-    if n == 0 {
-        7
-    } else {
-        4 * n + 6 * l + 2 * p + (1 << (l + 1))
-    }
-}
-
-fn drop_ticks(n: u64) -> u64 {
-    let (l, p) = bits(n);
-    if n == 0 {
-        7
-    } else {
-        5 * n + 6 * l + 2 * p + (1 << (l + 1))
-    }
-}
-
-fn int_ticks(m: u64) -> u64 {
-    let (l, p) = bits(m);
-    8 + 6 * m - 3 * p + 8 * l
-}
-
-fn inc_ticks(n: u64) -> u64 {
-    let t = n.trailing_ones() as u64;
-    if n == (1 << t) - 1 {
-        8 + 9 * t
-    } else {
-        10 + 9 * t
-    }
-}
-
-/// input.eq on two bit lists (Nil = 0, Cons = 1).
-fn eq_ticks(a: &[bool], b: &[bool]) -> u64 {
-    let mut ticks = 0;
-    for k in 0.. {
-        match (a.get(k), b.get(k)) {
-            (None, _) | (_, None) => return ticks + 5,
-            (Some(x), Some(y)) if x == y => ticks += if *x { 7 } else { 6 },
-            (Some(true), Some(false)) => return ticks + 9,
-            (Some(false), Some(true)) => return ticks + 10,
-            _ => unreachable!(),
-        }
-    }
-    unreachable!()
-}
-
-fn int_bits(n: i64) -> Vec<bool> {
-    let mut bits = Vec::new();
-    let mut n = n as u64;
-    while n > 0 {
-        bits.push(n & 1 == 1);
-        n >>= 1;
-    }
-    bits
-}
-
-fn eq_int_ticks(a: i64, b: i64) -> u64 {
-    eq_ticks(&int_bits(a), &int_bits(b))
-}
-
-fn nth_ticks(n: u64) -> u64 {
-    drop_ticks(n) + 7
-}
-
 /// input.parse on an input as it landed in `in`.
 fn parse_ticks(input: &Tree) -> u64 {
     let parts = spine(input);
@@ -119,50 +47,6 @@ fn spine(input: &Tree) -> Vec<Tree> {
     parts
 }
 
-/// The per-action cost of input.staying's scan.
-fn scan_ticks(tag: i64) -> u64 {
-    match tag {
-        0 => 6,
-        t if t % 2 == 1 => 9,
-        4 | 8 | 12 | 16 => 10,
-        2 => 11,
-        10 => 13,
-        6 => 14,
-        14 => 15,
-        _ => unreachable!(),
-    }
-}
-
-fn staying_ticks(actions: &[Action]) -> u64 {
-    let mut ticks = 12 + 4 * actions.len() as u64;
-    for a in actions {
-        ticks += scan_ticks(action_tag(a));
-        if let Action::Destroyed(d) = a {
-            let d = *d as u64;
-            ticks += 7 + unary_ticks(d) + 9 * d;
-        }
-    }
-    ticks
-}
-
-/// input.next_index for input index k; `gone[j]` says robot j goes.
-fn next_index_ticks(k: usize, gone: &[bool]) -> u64 {
-    let u = unary_ticks(k as u64);
-    let m = gone.len();
-    if k > m {
-        let s = gone.iter().filter(|g| !**g).count() as u64;
-        return u + 6 * m as u64 + s + 11;
-    }
-    let s = gone[..k].iter().filter(|g| !**g).count() as u64;
-    if k == m {
-        u + 6 * k as u64 + s + 10
-    } else if gone[k] {
-        u + 6 * k as u64 + s + 13
-    } else {
-        u + 6 * k as u64 + s + 8 + int_ticks(s)
-    }
-}
-
 fn all_items_ticks(sq: &ResolvedSquare) -> u64 {
     21 + 8 * sq.new_items().len() as u64 + 15 * sq.fallen.len() as u64
 }
@@ -188,10 +72,6 @@ fn is_shield_ticks(item: &Item) -> u64 {
         1 | 3 => 9,
         _ => 11,
     }
-}
-
-fn eq_call_ticks(a: i64, b: i64) -> u64 {
-    eq_int_ticks(a, b) + 2
 }
 
 fn armed_ticks(robot: &Robot) -> u64 {

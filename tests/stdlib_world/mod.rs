@@ -359,3 +359,125 @@ pub fn next_indices(sq: &ResolvedSquare) -> Vec<Option<usize>> {
 pub fn action_tag(a: &Action) -> i64 {
     i64::decode(a.encode().front().unwrap()).unwrap()
 }
+
+// ---------------------------------------------------------------------------
+// Cost formulas of std/input's routines (docs/stdlib/input.md), in ticks,
+// call and ret included.
+
+pub fn bits(n: u64) -> (u64, u64) {
+    (64 - n.leading_zeros() as u64, n.count_ones() as u64)
+}
+
+pub fn unary_ticks(n: u64) -> u64 {
+    let (l, p) = bits(n);
+    if n == 0 {
+        7
+    } else {
+        4 * n + 6 * l + 2 * p + (1 << (l + 1))
+    }
+}
+
+pub fn drop_ticks(n: u64) -> u64 {
+    let (l, p) = bits(n);
+    if n == 0 {
+        7
+    } else {
+        5 * n + 6 * l + 2 * p + (1 << (l + 1))
+    }
+}
+
+pub fn int_ticks(m: u64) -> u64 {
+    let (l, p) = bits(m);
+    8 + 6 * m - 3 * p + 8 * l
+}
+
+pub fn inc_ticks(n: u64) -> u64 {
+    let t = n.trailing_ones() as u64;
+    if n == (1 << t) - 1 {
+        8 + 9 * t
+    } else {
+        10 + 9 * t
+    }
+}
+
+/// input.eq on two bit lists (Nil = 0, Cons = 1).
+pub fn eq_ticks(a: &[bool], b: &[bool]) -> u64 {
+    let mut ticks = 0;
+    for k in 0.. {
+        match (a.get(k), b.get(k)) {
+            (None, _) | (_, None) => return ticks + 5,
+            (Some(x), Some(y)) if x == y => ticks += if *x { 7 } else { 6 },
+            (Some(true), Some(false)) => return ticks + 9,
+            (Some(false), Some(true)) => return ticks + 10,
+            _ => unreachable!(),
+        }
+    }
+    unreachable!()
+}
+
+pub fn int_bits(n: i64) -> Vec<bool> {
+    let mut bits = Vec::new();
+    let mut n = n as u64;
+    while n > 0 {
+        bits.push(n & 1 == 1);
+        n >>= 1;
+    }
+    bits
+}
+
+pub fn eq_int_ticks(a: i64, b: i64) -> u64 {
+    eq_ticks(&int_bits(a), &int_bits(b))
+}
+
+pub fn nth_ticks(n: u64) -> u64 {
+    drop_ticks(n) + 7
+}
+
+/// The per-action cost of input.staying's scan.
+pub fn scan_ticks(tag: i64) -> u64 {
+    match tag {
+        0 => 6,
+        t if t % 2 == 1 => 9,
+        4 | 8 | 12 | 16 => 10,
+        2 => 11,
+        10 => 13,
+        6 => 14,
+        14 => 15,
+        _ => unreachable!(),
+    }
+}
+
+pub fn staying_ticks(actions: &[Action]) -> u64 {
+    let mut ticks = 12 + 4 * actions.len() as u64;
+    for a in actions {
+        ticks += scan_ticks(action_tag(a));
+        if let Action::Destroyed(d) = a {
+            let d = *d as u64;
+            ticks += 7 + unary_ticks(d) + 9 * d;
+        }
+    }
+    ticks
+}
+
+/// input.next_index for input index k; `gone[j]` says robot j goes.
+pub fn next_index_ticks(k: usize, gone: &[bool]) -> u64 {
+    let u = unary_ticks(k as u64);
+    let m = gone.len();
+    if k > m {
+        let s = gone.iter().filter(|g| !**g).count() as u64;
+        return u + 6 * m as u64 + s + 11;
+    }
+    let s = gone[..k].iter().filter(|g| !**g).count() as u64;
+    if k == m {
+        u + 6 * k as u64 + s + 10
+    } else if gone[k] {
+        u + 6 * k as u64 + s + 13
+    } else {
+        u + 6 * k as u64 + s + 8 + int_ticks(s)
+    }
+}
+
+/// input.eq with its call.
+pub fn eq_call_ticks(a: i64, b: i64) -> u64 {
+    eq_int_ticks(a, b) + 2
+}
