@@ -5,7 +5,7 @@ use super::ast::Name;
 use super::diagnostics::Diagnostic;
 use super::eval::{Env, ImageCompiler, eval};
 use super::layout::{Layout, always_nil, block_name};
-use super::macros::Expansion;
+use super::macros::{Chain, Expansion};
 use super::resolve::{LimitSpec, Opcode, Resolved, Role, display};
 use super::source::{Sources, Span};
 use crate::image::{
@@ -13,6 +13,7 @@ use crate::image::{
     Segment, SourceMap,
 };
 use crate::tree::Tree;
+use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
@@ -345,14 +346,13 @@ impl Generator<'_> {
         }
         let mut written = vec![false; resolved.registers.len()];
         let mut read: Vec<Option<Span>> = vec![None; resolved.registers.len()];
-        for block in resolved.blocks.iter().filter(|b| {
-            b.hand.is_some()
-                || self.layout.reachable[resolved
-                    .blocks
-                    .iter()
-                    .position(|x| std::ptr::eq(x, *b))
-                    .unwrap_or(0)]
-        }) {
+        let in_image = resolved
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(b, block)| block.hand.is_some() || self.layout.reachable[*b])
+            .map(|(_, block)| block);
+        for block in in_image {
             for instr in &block.instrs {
                 for t in instr.op.targets(instr.operands) {
                     if let Some(w) = usize::try_from(t).ok().and_then(|t| written.get_mut(t)) {
@@ -424,7 +424,7 @@ impl Generator<'_> {
                 let here = block
                     .instrs
                     .iter()
-                    .map(|i| locations.of(i.span, &i.chain.sites()))
+                    .map(|i| locations.of(i.span, &i.chain))
                     .collect();
                 segments.push(Segment {
                     locations: here,
@@ -576,7 +576,9 @@ fn hex(bytes: &[u8]) -> String {
 struct Locations<'s> {
     sources: &'s Sources,
     table: Vec<Location>,
-    index: HashMap<Location, u32>,
+    index: FxHashMap<Location, u32>,
+    /// Already interned `(span, expansion chain)` pairs.
+    seen: FxHashMap<(Span, usize), u32>,
 }
 
 impl<'s> Locations<'s> {
@@ -584,7 +586,8 @@ impl<'s> Locations<'s> {
         Locations {
             sources,
             table: Vec::new(),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
+            seen: FxHashMap::default(),
         }
     }
 
@@ -593,14 +596,19 @@ impl<'s> Locations<'s> {
         (span.file.0, line as u32, column as u32)
     }
 
-    fn of(&mut self, span: Span, chain: &[(String, Span)]) -> u32 {
+    fn of(&mut self, span: Span, chain: &Chain) -> u32 {
+        let key = (span, chain.id());
+        if let Some(&k) = self.seen.get(&key) {
+            return k;
+        }
         let (file, line, column) = self.position(span);
         let expansion = chain
-            .iter()
+            .sites()
+            .into_iter()
             .map(|(name, site)| {
-                let (file, line, column) = self.position(*site);
+                let (file, line, column) = self.position(site);
                 ExpansionSite {
-                    macro_name: name.clone(),
+                    macro_name: name,
                     file,
                     line,
                     column,
@@ -613,12 +621,16 @@ impl<'s> Locations<'s> {
             column,
             expansion,
         };
-        if let Some(&k) = self.index.get(&location) {
-            return k;
-        }
-        let k = self.table.len() as u32;
-        self.index.insert(location.clone(), k);
-        self.table.push(location);
+        let k = match self.index.get(&location) {
+            Some(&k) => k,
+            None => {
+                let k = self.table.len() as u32;
+                self.index.insert(location.clone(), k);
+                self.table.push(location);
+                k
+            }
+        };
+        self.seen.insert(key, k);
         k
     }
 }

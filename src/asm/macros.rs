@@ -49,6 +49,11 @@ impl Chain {
         })))
     }
 
+    /// An address that identifies this chain while it lives (0 for none).
+    pub fn id(&self) -> usize {
+        self.0.as_ref().map_or(0, |l| Rc::as_ptr(l) as usize)
+    }
+
     /// How many invocations.
     pub fn depth(&self) -> usize {
         self.0.as_ref().map_or(0, |l| l.depth)

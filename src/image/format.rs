@@ -22,8 +22,8 @@ use super::{
     Segment, SourceMap,
 };
 use crate::tree::Tree;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -131,8 +131,8 @@ pub enum ImageError {
 #[derive(Default)]
 struct NodeTable {
     nodes: Vec<(u64, u64)>,
-    by_pair: HashMap<(u64, u64), u64>,
-    by_node: HashMap<usize, u64>,
+    by_pair: FxHashMap<(u64, u64), u64>,
+    by_node: FxHashMap<usize, u64>,
 }
 
 impl NodeTable {
