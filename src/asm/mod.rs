@@ -15,6 +15,7 @@ pub mod ast;
 pub mod calls;
 pub mod codegen;
 pub mod diagnostics;
+pub mod disasm;
 pub mod eval;
 pub mod layout;
 pub mod lexer;
