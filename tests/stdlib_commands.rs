@@ -568,3 +568,49 @@ fn the_builder_counts_its_parts() {
         }
     }
 }
+
+#[test]
+fn a_lone_builder_must_build_from_the_first_items() {
+    // The same parts one place further on: `Build [1 ..]` looks its
+    // indices up in the list of requests, which has n entries, so index n
+    // is missing and the command is Invalid.
+    let child = script_image().memory();
+    let n = 2 + child.len() as i64;
+    let mut items = vec![
+        cargo(1, 1),
+        Item::FramePart(frame(Color::Black, 20)),
+        Item::ProcessorPart(constree::world::Processor { speed: 50 }),
+    ];
+    items.extend(parts_for(&child));
+    let builder = |is: Vec<i64>, items: &Vec<Item>| {
+        world(
+            (1, 1),
+            false,
+            vec![square(
+                vec![scripted(
+                    &[Command::Build(is, child.clone())],
+                    Color::Violet,
+                    10,
+                    vec![],
+                )],
+                items.clone(),
+            )],
+        )
+    };
+    let (_, report, _) = step(builder((1..=n).collect(), &items));
+    assert_eq!(report.cells[0][0].action, Action::Invalid);
+    // With the cargo moved to the end, Build [0 .. n-1] works.
+    items.rotate_left(1);
+    let (w, report, _) = step(builder((0..n).collect(), &items));
+    assert!(matches!(report.cells[0][0].action, Action::Built(..)));
+    assert_eq!(at(&w, (0, 0)).items, vec![cargo(1, 1)]);
+}
+
+#[test]
+fn the_programs_in_the_docs_assemble() {
+    let programs = doc_programs("docs/stdlib/commands.md");
+    assert_eq!(programs.len(), 1);
+    for p in programs {
+        build(&p);
+    }
+}

@@ -1018,3 +1018,23 @@ fn the_module_costs_registers() {
     // Code and constant registers: see docs/stdlib/input.md.
     assert!(names.len() <= 7 + 24 + 75, "{} registers", names.len());
 }
+
+#[test]
+fn the_programs_in_the_docs_assemble() {
+    let programs = doc_programs("docs/stdlib/input.md");
+    assert_eq!(programs.len(), 1);
+    for p in programs {
+        build(&p);
+    }
+}
+
+#[test]
+fn the_docs_example_lifts_a_cargo_at_the_front() {
+    let image = build(&doc_programs("docs/stdlib/input.md")[0]);
+    let me = robot(image.memory(), Color::Red, 10, 100_000, vec![]);
+    let w = world((1, 1), false, vec![square(vec![me], vec![cargo(1, 1), Item::Shield])]);
+    let (w, _, _) = step(w);
+    let (w, report, _) = step(w);
+    assert_eq!(report.cells[0][0].action, Action::Lifted(0));
+    assert_eq!(at(&w, (0, 0)).robots[0].inventory, vec![cargo(1, 1)]);
+}

@@ -455,3 +455,75 @@ fn inspect_self_aims_at_the_next_step_index() {
         );
     }
 }
+
+#[test]
+fn a_builder_patches_its_childs_first_command() {
+    // The child's memory is data; its `out` (register 2) is set to a Move
+    // computed at run time before the Build.
+    let image = build(
+        "use std/control
+use std/input
+use std/commands
+use std/memory
+reg out 1000000 = Pass
+reg child 1000000 = nil     ; the child's memory (set by the test)
+reg heading = 4             ; S
+main:
+    wait_step
+    mov memory.image, child
+    commands.move memory.value, heading
+    load input.n, 2
+    call memory.set
+    mov input.u, memory.image
+    push input.u, zero
+    push input.u, zero
+    call input.int
+    call commands.range
+    commands.build out, commands.parts, memory.image
+.idle:
+    wait_step
+    mov out, Pass
+    jmp .idle
+",
+    );
+    let child = script_image().memory();
+    let mut memory = image.memory();
+    memory[image.register("child").unwrap()].contents = child.encode();
+    let builder = robot(memory, Color::Violet, 10, 100_000, vec![]);
+    let mut items = vec![
+        Item::FramePart(frame(Color::Black, 20)),
+        Item::ProcessorPart(Processor { speed: 50 }),
+    ];
+    items.extend(parts_for(&child));
+    let w = world(
+        (1, 2),
+        false,
+        vec![square(vec![builder], items), square(vec![], vec![])],
+    );
+    let (w, _, _) = step(w);
+    let (w, report, _) = step(w);
+    let Action::Built(_, built) = &report.cells[0][0].action else {
+        panic!("{:?}", report.cells[0][0].action)
+    };
+    assert_eq!(
+        Command::decode(&built.memory[2].contents),
+        Some(Command::Move(Direction::S))
+    );
+    for r in (0..child.len()).filter(|r| *r != 2) {
+        assert_eq!(built.memory[r].contents, child[r].contents);
+    }
+    // The child's first command: it goes south.
+    let (w, report, _) = step(w);
+    assert_eq!(report.cells[0].len(), 1);
+    assert_eq!(report.cells[1][0].action, Action::MovedIn(Direction::N));
+    assert_eq!(at(&w, (0, 1)).robots[0].frame.color, Color::Black);
+}
+
+#[test]
+fn the_programs_in_the_docs_assemble() {
+    let programs = doc_programs("docs/stdlib/memory.md");
+    assert_eq!(programs.len(), 1);
+    for p in programs {
+        build(&p);
+    }
+}
