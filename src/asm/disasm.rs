@@ -6,7 +6,9 @@
 //! them, constants), assembles what it wrote and compares; when that does
 //! not give the image back, it tries other layouts, then plainer forms.
 //! So the text it returns is checked against the assembler of this very
-//! build.
+//! build. Two of the assembler's layout rules (whether a block ends after
+//! a `call`, and which register a label that several code registers reach
+//! belongs to) it learns once, by assembling two small programs.
 
 use super::ast::KEYWORDS;
 use super::show;
@@ -1088,9 +1090,7 @@ impl Plan {
             }
         }
         let label_at = |r: usize, offset: usize| facts.labels_of(r).any(|l| l.offset == offset);
-        // Fall through where the next segment is the rest of the list (a
-        // code register's labels past its start would then be the first
-        // segment's; prog's are prog's, which comes first).
+        // Fall through where the next segment is the rest of the list.
         for s in 0..segments.len().saturating_sub(1) {
             let next = segments[s + 1].register;
             let (full, next_full) = (&segments[s].full, &segments[s + 1].full);
@@ -1105,10 +1105,13 @@ impl Plan {
                 .filter(|&o| o < m)
                 .max()
                 .unwrap_or(0);
+            // (Where the first code to reach a label takes it, the next
+            // register's labels past its start would be this one's.)
+            let captured = rules().labels == LabelRule::FirstReached
+                && next.is_some_and(|r| facts.labels_of(r).any(|l| l.offset > 0));
             let allowed = full[m..] == next_full[..]
                 && !self.ends(facts, &full[start..m])
-                && !(rules().labels == LabelRule::FirstReached
-                    && next.is_some_and(|r| facts.labels_of(r).any(|l| l.offset > 0)))
+                && !captured
                 && !label_at(here, m);
             if allowed {
                 segments[s].falls = true;
