@@ -630,3 +630,11 @@ proptest! {
         check_unary(&unary("canon"), &fa, i128::from(a), canon_cost(&shape(&fa)));
     }
 }
+
+#[test]
+fn the_documented_example() {
+    let p = doc_example("ints");
+    let run = p.run(&[]);
+    assert_eq!(run.int("n"), -23);
+    assert!(run.flag("big"));
+}

@@ -473,3 +473,12 @@ proptest! {
         run.assert_nil(CLEAN);
     }
 }
+
+#[test]
+fn the_documented_example() {
+    let p = doc_example("lists");
+    let run = p.run(&[]);
+    assert_eq!(run.ints("kept"), vec![4, 5, 6]);
+    assert_eq!(run.int("n"), 3);
+    assert_eq!(run.int("third"), 6);
+}

@@ -411,3 +411,20 @@ proptest! {
         prop_assert_eq!(run.get("r"), t.at_path(path).unwrap());
     }
 }
+
+#[test]
+fn the_documented_example() {
+    let p = doc_example("trees");
+    let run = p.run(&[]);
+    assert!(!run.flag("same"));
+    assert_eq!(run.int("n"), 10);
+    assert!(!run.flag("fits"));
+    assert_eq!(run.ints("sub"), vec![2, 3]);
+    let expected = Tree::list([
+        1i64.encode(),
+        Tree::list([1i64.encode(), vec![2i64, 3].encode(), (4i64, 6i64).encode()]),
+        (4i64, 5i64).encode(),
+    ]);
+    assert_eq!(run.get("a"), &expected);
+    assert!(run.flag("found"));
+}

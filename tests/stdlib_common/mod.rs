@@ -56,6 +56,18 @@ pub fn program(module: &str, regs: &[&str], body: &str) -> Program {
     build(&source)
 }
 
+/// The first program (```-fenced block) of `docs/stdlib/NAME.md`,
+/// assembled.
+pub fn doc_example(name: &str) -> Program {
+    let path = format!("{}/docs/stdlib/{name}.md", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut blocks = text.split("```").skip(1).step_by(2);
+    let block = blocks
+        .next()
+        .unwrap_or_else(|| panic!("{path} has no example"));
+    build(block.strip_prefix('\n').unwrap_or(block))
+}
+
 /// A finished run: the memory and the ticks spent.
 pub struct Run<'p> {
     pub program: &'p Program,
@@ -96,12 +108,6 @@ impl Program {
             memory,
             ticks: report.ticks,
         }
-    }
-
-    /// Runs a program whose body is one macro invocation and returns the
-    /// run; `ticks()` of the result is the invocation's cost.
-    pub fn call(&self, inputs: &[(&str, Tree)]) -> Run<'_> {
-        self.run(inputs)
     }
 }
 
