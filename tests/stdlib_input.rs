@@ -1032,9 +1032,28 @@ fn the_programs_in_the_docs_assemble() {
 fn the_docs_example_lifts_a_cargo_at_the_front() {
     let image = build(&doc_programs("docs/stdlib/input.md")[0]);
     let me = robot(image.memory(), Color::Red, 10, 100_000, vec![]);
-    let w = world((1, 1), false, vec![square(vec![me], vec![cargo(1, 1), Item::Shield])]);
+    let w = world(
+        (1, 1),
+        false,
+        vec![square(vec![me], vec![cargo(1, 1), Item::Shield])],
+    );
     let (w, _, _) = step(w);
     let (w, report, _) = step(w);
     assert_eq!(report.cells[0][0].action, Action::Lifted(0));
     assert_eq!(at(&w, (0, 0)).robots[0].inventory, vec![cargo(1, 1)]);
+}
+
+#[test]
+fn the_search_macro_costs_three_ticks_more() {
+    let mut m = Machine::new(
+        "use std/control
+use std/input
+reg list = [Shield, Cargo 1 1, Shield]
+main:
+    input.search list, input.is_cargo, nil
+    halt
+",
+    );
+    assert_eq!(m.run(10_000), 3 + find_ticks(&[5, 5, 5], Some(1)) + 1);
+    assert_eq!(m.get("input.n"), &int(1));
 }
