@@ -461,7 +461,7 @@ fn fetch_step_by_step() {
             Command::Drop(0),
             Tree::NIL,
             false,
-            10 + eq_call_ticks(5, 5),
+            13 + eq_call_ticks(5, 5),
         ),
         (
             yes(),
@@ -470,7 +470,7 @@ fn fetch_step_by_step() {
             Command::Drop(0),
             Tree::NIL,
             false,
-            10 + eq_call_ticks(5, 5),
+            13 + eq_call_ticks(5, 5),
         ),
         (
             yes(),
@@ -479,7 +479,7 @@ fn fetch_step_by_step() {
             Command::Pass,
             Tree::NIL,
             true,
-            10 + eq_call_ticks(6, 5),
+            12 + eq_call_ticks(6, 5),
         ),
         (
             yes(),
@@ -488,7 +488,7 @@ fn fetch_step_by_step() {
             Command::Pass,
             Tree::NIL,
             true,
-            10 + eq_call_ticks(7, 5),
+            12 + eq_call_ticks(7, 5),
         ),
         (
             yes(),
@@ -497,8 +497,10 @@ fn fetch_step_by_step() {
             Command::Pass,
             Tree::NIL,
             true,
-            10 + eq_call_ticks(0, 5),
+            12 + eq_call_ticks(0, 5),
         ),
+        // A cut input: no action known.
+        (yes(), 2, Tree::NIL, Command::Pass, Tree::NIL, true, 9),
     ];
     for (holding, t, action, command, holding_after, miss, ticks) in cases {
         m.reset();
