@@ -527,3 +527,66 @@ fn the_programs_in_the_docs_assemble() {
         build(&p);
     }
 }
+
+#[test]
+fn no_routine_wipes_the_machine_on_a_cut_input() {
+    // An input with every part (an inspection in the private part), cut
+    // to every size, through every routine that reads the input.
+    let everything = "use std/control
+use std/input
+use std/commands
+use std/memory
+reg in 10000000
+reg t = nil
+main:
+    call input.parse
+    call input.self
+    call input.staying
+    mov input.n, input.index
+    call commands.destroy_robot
+    call memory.inspect_self
+    call memory.from_inspection
+    call input.all_items
+    mov input.list, input.items
+    call input.find_cargo
+    mov commands.holding, true
+    call commands.fetch
+    mov input.n, #1
+    call commands.inspect_robot
+    call input.find_stranger
+    mov input.list, input.robots
+    call input.find_armed
+    input.search input.actions, input.tag_is, #11
+    halt
+";
+    let target = scripted(&[Command::Pass], Color::Blue, 10, vec![Item::Shield]);
+    let looker = scripted(&[Command::Inspect(2)], Color::Red, 10, vec![]);
+    let robots = vec![
+        scripted(&[Command::Move(Direction::S)], Color::Green, 10, vec![]),
+        looker,
+        target,
+        scripted(&[Command::Destroy(2)], Color::White, 10, vec![]),
+        scripted(&[Command::Destroy(2)], Color::Black, 10, vec![]),
+    ];
+    let w = world(
+        (1, 2),
+        false,
+        vec![
+            square(robots, vec![cargo(1, 1), Item::Shield]),
+            square(vec![], vec![]),
+        ],
+    );
+    let resolved = resolve(&w);
+    let sq = resolved[0].as_ref().unwrap();
+    assert!(matches!(sq.all_actions[1], Action::Inspected(2, _)));
+    let full = full_input(sq, 1);
+    assert!(full.size() > 500, "{}", full.size());
+    let mut m = Machine::new(everything);
+    for limit in 0..=full.size() as i64 + 1 {
+        m.reset();
+        m.memory[1].limit = limit;
+        m.set_input(&full);
+        let report = m.run_report(10_000_000);
+        assert!(report.halted, "limit {limit}");
+    }
+}
