@@ -12,3 +12,4 @@ pub mod image;
 pub mod machine;
 pub mod tree;
 pub mod world;
+pub mod scenario;

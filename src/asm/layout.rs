@@ -9,7 +9,7 @@
 //! register holding its block's code; a block reached only by falling
 //! through needs none.
 
-use super::resolve::{Block, Instr, LimitSpec, Opcode, Resolved, Role};
+use super::resolve::{Block, LimitSpec, Opcode, Resolved, Role};
 use crate::encoding::Encode;
 use crate::tree::Tree;
 
@@ -40,15 +40,32 @@ pub fn always_nil(resolved: &Resolved, register: i64) -> bool {
     reg.role == Role::Declared && reg.init.is_none() && limit.is_some_and(|l| l <= 0)
 }
 
-/// Whether an instruction always replaces the program (so nothing after it
-/// in its block runs).
-pub fn is_terminator(resolved: &Resolved, instr: &Instr) -> bool {
-    let o = instr.operands;
-    match instr.op {
-        Opcode::Nilify => o[0] == 0,
-        Opcode::Construct => o[2] == 0,
-        Opcode::Deconstruct => o[1] == 0 || o[2] == 0,
-        Opcode::CopyIfNil => o[2] == 0 && always_nil(resolved, o[0]),
+/// An instruction with its register operands (`None` where an operand is a
+/// value, or not known yet).
+pub type InstrShape = (Opcode, [Option<i64>; 3]);
+
+/// Whether a block ends, so that nothing falls through from it: its last
+/// instruction always replaces the program (a jump through an always-Nil
+/// register, a halt, any `construct` or `deconstruct` into `prog`), and the
+/// instruction before it did not read `prog` as data (as `call` does, to
+/// come back).
+pub fn block_ends(instrs: &[InstrShape], always_nil: &dyn Fn(i64) -> bool) -> bool {
+    let prog = Some(0);
+    let terminator = |(op, o): &InstrShape| match op {
+        Opcode::Nilify => o[0] == prog,
+        Opcode::Construct => o[2] == prog,
+        Opcode::Deconstruct => o[1] == prog || o[2] == prog,
+        Opcode::CopyIfNil => o[2] == prog && o[0].is_some_and(always_nil),
+    };
+    let reads_prog = |(op, o): &InstrShape| match op {
+        Opcode::Nilify => false,
+        Opcode::Construct | Opcode::CopyIfNil => o[0] == prog || o[1] == prog,
+        Opcode::Deconstruct => o[0] == prog,
+    };
+    match instrs {
+        [.., before, last] => terminator(last) && !reads_prog(before),
+        [last] => terminator(last),
+        [] => false,
     }
 }
 
@@ -69,13 +86,11 @@ pub fn lay_out(resolved: &Resolved) -> Layout {
         // A jump right after an instruction that read `prog` as data (the
         // `construct prog, stack, stack` of a `call`) is not the end: the
         // rest of the code was pushed, and `ret` comes back to it.
-        let ends = match block.instrs.as_slice() {
-            [.., before, last] => {
-                is_terminator(resolved, last) && !before.op.sources(before.operands).contains(&0)
-            }
-            [last] => is_terminator(resolved, last),
-            [] => false,
-        };
+        let tail_shapes: Vec<InstrShape> = block.instrs[block.instrs.len().saturating_sub(2)..]
+            .iter()
+            .map(|i| (i.op, i.operands.map(Some)))
+            .collect();
+        let ends = block_ends(&tail_shapes, &|r| always_nil(resolved, r));
         let next = if ends { None } else { block.next };
         layout.falls_into[b] = next;
         let tail = next.map_or(Tree::NIL, |k| layout.code[k].clone());

@@ -375,7 +375,21 @@ where
     let span = move |s: SimpleSpan| Span::new(file, s.into_range());
     let name = ident(file);
     let expr = expr(file);
-    let index = just(Token::At).ignore_then(expr.clone()).or_not();
+    // `@N`: a number, a name or a parenthesised expression, so that a limit
+    // can follow (`reg r @7 16`).
+    let index_value = choice((
+        select! { Token::Int(Number(Some(n))) => n }.map_with(move |n, e| Expr {
+            kind: ExprKind::Number(n),
+            span: span(e.span()),
+        }),
+        name.clone().map(|n| Expr {
+            kind: ExprKind::Name(n.text),
+            span: n.span,
+        }),
+        expr.clone()
+            .delimited_by(just(Token::LParen), just(Token::RParen)),
+    ));
+    let index = just(Token::At).ignore_then(index_value).or_not();
     let limit = keyword("auto").to(None).or(expr.clone().map(Some));
 
     let reg = keyword("reg")

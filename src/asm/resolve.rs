@@ -176,8 +176,11 @@ pub struct Block {
 pub struct HandLayout {
     /// Its register.
     pub register: usize,
-    /// The register whose contents follow its instructions.
+    /// The register whose contents follow its instructions (resolved once
+    /// labels have their registers).
     pub tail: Option<(usize, Span)>,
+    /// The name given to `tail`.
+    pub tail_name: Option<Name>,
     /// Labels inside it: `(label, offset)`.
     pub labels: Vec<(Name, usize)>,
 }
@@ -209,6 +212,9 @@ pub struct Resolved {
     pub callstack: Option<(usize, usize)>,
     /// Which sections are the main file's.
     pub main_sections: Vec<bool>,
+    /// Per block: whether code that can run reaches it (only those are laid
+    /// out; the others only have their names checked).
+    pub reached: Vec<bool>,
 }
 
 /// What a name in the global namespace is.
@@ -242,6 +248,7 @@ pub fn resolve(expansion: &Expansion) -> (Resolved, Vec<Diagnostic>) {
     r.declarations();
     r.blocks();
     r.code_registers();
+    r.tails();
     r.operands();
     r.directives();
     (r.out, r.diagnostics)
@@ -524,6 +531,10 @@ impl Resolver<'_> {
                         let b = if starts_new {
                             let b = self.new_block(s, item.span, previous);
                             previous = Some(b);
+                            // The first block of the main file is the entry.
+                            if section.main && self.out.entry.is_none() {
+                                self.out.entry = Some(b);
+                            }
                             b
                         } else {
                             current.expect("checked")
@@ -561,11 +572,12 @@ impl Resolver<'_> {
                     _ => {}
                 }
             }
-            if section.main && self.out.entry.is_none() {
-                self.out.entry = section.items.iter().find_map(|i| match &i.stmt {
-                    Stmt::Label(n) => self.out.labels.get(&n.text).copied(),
-                    _ => None,
-                });
+        }
+        // A `block` whose body was never laid out (one written inside another
+        // block, which is an error reported there) is a plain register.
+        for reg in &mut self.out.registers {
+            if reg.role == Role::HandBlock(usize::MAX) {
+                reg.role = Role::Declared;
             }
         }
     }
@@ -631,20 +643,6 @@ impl Resolver<'_> {
                 ),
             }
         }
-        let tail = tail.and_then(|t| match self.names.get(&t.text) {
-            Some((Symbol::Register(r), _)) => Some((*r, t.span)),
-            _ => {
-                self.diagnostics.push(
-                    Diagnostic::error(
-                        "E0507",
-                        t.span,
-                        format!("`{}` is not a register", display(&t.text)),
-                    )
-                    .label("`tail` names the register whose contents follow"),
-                );
-                None
-            }
-        });
         self.out.blocks[b].labels = labels
             .iter()
             .filter(|(_, o)| *o == 0)
@@ -652,7 +650,8 @@ impl Resolver<'_> {
             .collect();
         self.out.blocks[b].hand = Some(HandLayout {
             register,
-            tail,
+            tail: None,
+            tail_name: tail,
             labels,
         });
         b
@@ -703,27 +702,124 @@ impl Resolver<'_> {
         })
     }
 
+    /// The registers that hand-laid blocks continue with.
+    fn tails(&mut self) {
+        for b in 0..self.out.blocks.len() {
+            let Some(name) = self.out.blocks[b]
+                .hand
+                .as_ref()
+                .and_then(|h| h.tail_name.clone())
+            else {
+                continue;
+            };
+            let tail = match self.names.get(&name.text) {
+                Some((Symbol::Register(r), _)) => Some((*r, name.span)),
+                _ => {
+                    let d = Diagnostic::error(
+                        "E0507",
+                        name.span,
+                        format!("`{}` is not a register", display(&name.text)),
+                    )
+                    .label("`tail` names the register whose contents follow");
+                    self.diagnostics.push(d);
+                    None
+                }
+            };
+            if let Some(hand) = self.out.blocks[b].hand.as_mut() {
+                hand.tail = tail;
+            }
+        }
+    }
+
+    /// Which blocks need a code register: those whose label is named by
+    /// code that can run (reached from the entry or from a hand-laid block,
+    /// following jumps and fall-through), by a register's initial value, or
+    /// by a `tail`, directly or through constants. Routines of a module that
+    /// nothing calls get no registers.
+    fn wanted_code(&self) -> (Vec<bool>, Vec<bool>) {
+        let blocks = &self.out.blocks;
+        let mut wanted = vec![false; blocks.len()];
+        let mut reached = vec![false; blocks.len()];
+        let mut work: Vec<usize> = self.out.entry.into_iter().collect();
+        let mut exprs: Vec<&Expr> = Vec::new();
+        let mut seen_consts: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for (b, block) in blocks.iter().enumerate() {
+            if let Some(hand) = &block.hand {
+                work.push(b);
+                if let Some(Some((Symbol::Label(t), _))) =
+                    hand.tail_name.as_ref().map(|n| self.names.get(&n.text))
+                {
+                    wanted[*t] = true;
+                    work.push(*t);
+                }
+            }
+        }
+        for (_, item) in all_items(self.expansion) {
+            if let Stmt::Reg { init: Some(e), .. } = &item.stmt {
+                exprs.push(e);
+            }
+        }
+        let always_nil = |r: i64| super::layout::always_nil(&self.out, r);
+        loop {
+            // Names in expressions: labels are wanted and reached; constants
+            // are looked into.
+            while let Some(e) = exprs.pop() {
+                walk_names(e, &mut |n| match self.names.get(n) {
+                    Some((Symbol::Label(b), _)) => {
+                        wanted[*b] = true;
+                        work.push(*b);
+                    }
+                    Some((Symbol::Const, _)) => {
+                        if let Some((name, (def, _))) = self.expansion.consts.get_key_value(n)
+                            && seen_consts.insert(name.as_str())
+                        {
+                            exprs.push(def);
+                        }
+                    }
+                    _ => {}
+                });
+            }
+            let Some(b) = work.pop() else { break };
+            if std::mem::replace(&mut reached[b], true) {
+                continue;
+            }
+            let block = &blocks[b];
+            exprs.extend(block.instrs.iter().flat_map(|i| &i.exprs));
+            let last_two: Vec<super::layout::InstrShape> = block.instrs
+                [block.instrs.len().saturating_sub(2)..]
+                .iter()
+                .map(|i| {
+                    (
+                        i.op,
+                        [0, 1, 2].map(|k| i.exprs.get(k).and_then(|e| self.register_number(e))),
+                    )
+                })
+                .collect();
+            if block.hand.is_none() && !super::layout::block_ends(&last_two, &always_nil) {
+                work.extend(block.next);
+            }
+        }
+        (wanted, reached)
+    }
+
+    /// The register an operand names before code registers exist: a number,
+    /// or a declared register's name.
+    fn register_number(&self, e: &Expr) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Number(n) => i64::try_from(*n).ok(),
+            ExprKind::Name(n) => match self.names.get(n) {
+                Some((Symbol::Register(r), _)) => Some(*r as i64),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Every label named as a register (an operand, or inside a constant)
     /// gets a code register, in the order of the blocks.
     fn code_registers(&mut self) {
-        let mut wanted = vec![false; self.out.blocks.len()];
-        let mut visit = |e: &Expr, names: &HashMap<String, (Symbol, Span)>| {
-            walk_names(e, &mut |n| {
-                if let Some((Symbol::Label(b), _)) = names.get(n) {
-                    wanted[*b] = true;
-                }
-            })
-        };
-        for (_, item) in all_items(self.expansion) {
-            match &item.stmt {
-                Stmt::Op { args, .. } => args.iter().for_each(|a| visit(a, &self.names)),
-                Stmt::Reg { init: Some(e), .. } => visit(e, &self.names),
-                _ => {}
-            }
-        }
-        for (e, _) in self.expansion.consts.values() {
-            visit(e, &self.names);
-        }
+        let (wanted, reached) = self.wanted_code();
+        self.out.reached = reached;
         for (b, block) in self.out.blocks.iter().enumerate() {
             if wanted[b] && block.hand.is_none() {
                 // A label the user wrote names the register, rather than
@@ -893,6 +989,10 @@ impl Resolver<'_> {
     /// Resolves every instruction's operands.
     fn operands(&mut self) {
         for b in 0..self.out.blocks.len() {
+            if !self.out.reached[b] {
+                self.check_names(b);
+                continue;
+            }
             for k in 0..self.out.blocks[b].instrs.len() {
                 let instr = &mut self.out.blocks[b].instrs[k];
                 let (exprs, chain, op) = (
@@ -917,6 +1017,32 @@ impl Resolver<'_> {
                 instr.operands = operands;
                 instr.exprs = exprs;
             }
+        }
+    }
+
+    /// In a block no running code reaches (left out of the image): only
+    /// report names that are not defined.
+    fn check_names(&mut self, b: usize) {
+        let mut unknown: Vec<(String, Span, Chain)> = Vec::new();
+        for instr in &self.out.blocks[b].instrs {
+            for e in &instr.exprs {
+                if let ExprKind::Name(n) = &e.kind
+                    && !self.names.contains_key(n)
+                    && !super::eval::is_builtin_name(n)
+                {
+                    unknown.push((n.clone(), e.span, instr.chain.clone()));
+                }
+            }
+        }
+        for (n, span, chain) in unknown {
+            let d = Diagnostic::error(
+                "E0512",
+                span,
+                format!("unknown register or label `{}`", display(&n)),
+            )
+            .label("not defined")
+            .expanded_from(&chain.sites());
+            self.diagnostics.push(d);
         }
     }
 

@@ -127,9 +127,10 @@ pub enum ImageError {
     Corrupt(String),
 }
 
-/// Assigns node ids, sharing equal subtrees.
+/// Assigns node ids, sharing equal subtrees: node `k` (1-based) is the pair
+/// of the ids of its front and back, 0 is Nil.
 #[derive(Default)]
-struct NodeTable {
+pub struct NodeTable {
     nodes: Vec<(u64, u64)>,
     by_pair: FxHashMap<(u64, u64), u64>,
     by_node: FxHashMap<usize, u64>,
@@ -137,7 +138,7 @@ struct NodeTable {
 
 impl NodeTable {
     /// The id of a tree, adding its nodes (post-order, front first).
-    fn id(&mut self, tree: &Tree) -> u64 {
+    pub fn id(&mut self, tree: &Tree) -> u64 {
         // Explicit stack: (tree, children done?).
         let mut stack: Vec<(&Tree, bool)> = vec![(tree, false)];
         let mut ids: Vec<u64> = Vec::new();
@@ -167,6 +168,31 @@ impl NodeTable {
         }
         ids.pop().unwrap_or(0)
     }
+}
+
+impl NodeTable {
+    /// The table: `(front, back)` per node.
+    pub fn into_nodes(self) -> Vec<(u64, u64)> {
+        self.nodes
+    }
+}
+
+/// The trees of a node table (index = id, 0 = Nil), checking that every
+/// node refers only to nodes before it.
+pub fn trees_from_nodes(nodes: &[(u64, u64)]) -> Result<Vec<Tree>, String> {
+    let mut trees: Vec<Tree> = Vec::with_capacity(nodes.len() + 1);
+    trees.push(Tree::NIL);
+    for (k, &(front, back)) in nodes.iter().enumerate() {
+        let id = k as u64 + 1;
+        if front >= id || back >= id {
+            return Err(format!("node {id} refers to a node that is not before it"));
+        }
+        trees.push(Tree::cons(
+            trees[front as usize].clone(),
+            trees[back as usize].clone(),
+        ));
+    }
+    Ok(trees)
 }
 
 /// The JSON text of an image.
@@ -268,20 +294,7 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
             file.version
         )));
     }
-    let mut trees: Vec<Tree> = Vec::with_capacity(file.nodes.len() + 1);
-    trees.push(Tree::NIL);
-    for (k, &(front, back)) in file.nodes.iter().enumerate() {
-        let id = k as u64 + 1;
-        if front >= id || back >= id {
-            return Err(ImageError::Corrupt(format!(
-                "node {id} refers to a node that is not before it"
-            )));
-        }
-        trees.push(Tree::cons(
-            trees[front as usize].clone(),
-            trees[back as usize].clone(),
-        ));
-    }
+    let trees = trees_from_nodes(&file.nodes).map_err(ImageError::Corrupt)?;
     let tree = |id: u64, what: &str| {
         trees.get(id as usize).cloned().ok_or_else(|| {
             ImageError::Corrupt(format!(

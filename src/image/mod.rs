@@ -135,7 +135,47 @@ pub struct FileRecord {
     pub hash: String,
 }
 
+/// Where pieces of code came from, found by the identity of their nodes:
+/// valid while the image's trees are alive (a machine loaded from the image
+/// shares them).
+#[derive(Debug, Default)]
+pub struct CodeIndex {
+    places: rustc_hash::FxHashMap<usize, (usize, usize)>,
+}
+
+impl CodeIndex {
+    /// `(register, offset)` of the code whose first instruction is the front
+    /// of `code`, if `code` is (a suffix of) the image's code.
+    pub fn place(&self, code: &Tree) -> Option<(usize, usize)> {
+        self.places.get(&code.node_id()).copied()
+    }
+}
+
 impl Image {
+    /// The index of the code of every code register.
+    pub fn code_index(&self) -> CodeIndex {
+        let mut places = rustc_hash::FxHashMap::default();
+        for m in &self.source_map.registers {
+            let Some(register) = self.registers.get(m.register) else {
+                continue;
+            };
+            let mut rest = &register.contents;
+            let mut offset = 0;
+            while let Some((_, back)) = rest.split() {
+                // The rest of a spine seen before is indexed already.
+                match places.entry(rest.node_id()) {
+                    std::collections::hash_map::Entry::Occupied(_) => break,
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert((m.register, offset));
+                    }
+                }
+                rest = back;
+                offset += 1;
+            }
+        }
+        CodeIndex { places }
+    }
+
     /// The memory a machine starts with.
     pub fn memory(&self) -> Memory {
         self.registers

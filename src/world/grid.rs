@@ -180,6 +180,19 @@ pub enum WorldError {
     },
 }
 
+/// A world of one wall: a placeholder while a world is being stepped.
+impl Default for World {
+    fn default() -> World {
+        World {
+            shape: Shape {
+                dims: (1, 1),
+                wrap: true,
+            },
+            cells: vec![None],
+        }
+    }
+}
+
 impl World {
     /// A world of the given shape; there must be one cell per position.
     pub fn new(shape: Shape, cells: Vec<Cell>) -> Result<World, WorldError> {

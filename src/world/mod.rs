@@ -27,7 +27,7 @@ pub use game::GameConfig;
 pub use grid::{Cell, Position, Shape, Square, World, WorldError};
 pub use item::{Color, Frame, Item, Processor};
 pub use robot::Robot;
-pub use update::{StepReport, update, update_reported};
+pub use update::{StepReport, update, update_reported, update_with};
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,9 @@
 //! The report's `update`: one step of the whole grid.
 
-use super::World;
-use super::step::{Departure, Openings, RobotStep, TakenSquare, arrivals, departures, step};
+use super::step::{
+    Departure, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, arrivals, departures,
+};
+use super::{Robot, World};
 
 /// What happened in one step, cell by cell: for every robot of the new
 /// world, where it came from, its command and action, and how its machine
@@ -22,6 +24,16 @@ pub fn update(world: World) -> World {
 /// Every square's outputs are taken first, then every square's departures
 /// are listed, and then each square is stepped with the robots that enter it.
 pub fn update_reported(world: World) -> (World, StepReport) {
+    update_with(world, &mut |_, pending| pending.run())
+}
+
+/// One step of the world, running every machine with `runner`, which gets
+/// the cell's index and the robot with its input written (see
+/// [`PendingRobot::run`], the report's `runMachine`).
+pub fn update_with(
+    world: World,
+    runner: &mut dyn FnMut(usize, PendingRobot) -> (Robot, RobotStep),
+) -> (World, StepReport) {
     let (shape, cells) = world.into_parts();
     let taken: Vec<Option<TakenSquare>> = cells
         .into_iter()
@@ -47,7 +59,8 @@ pub fn update_reported(world: World) -> (World, StepReport) {
             }
             Some(here) => {
                 let entering = arrivals(&mut leaving, neighbours[index]);
-                let (square, steps) = step(here, &openings[index], entering);
+                let settled = ResolvedSquare::resolve(here, &openings[index], entering).settle();
+                let (square, steps) = settled.run_with(&mut |pending| runner(index, pending));
                 cells.push(Some(square));
                 report.cells.push(steps);
             }

@@ -282,7 +282,16 @@ pub struct SettledSquare {
 impl SettledSquare {
     /// Step 8: run every machine.
     pub fn run(self) -> (Square, Vec<RobotStep>) {
-        let (robots, steps) = self.robots.into_iter().map(PendingRobot::run).unzip();
+        self.run_with(&mut PendingRobot::run)
+    }
+
+    /// Step 8 with another way of running each machine (a debugger runs one
+    /// tick by tick; a tracer watches one).
+    pub fn run_with(
+        self,
+        runner: &mut dyn FnMut(PendingRobot) -> (Robot, RobotStep),
+    ) -> (Square, Vec<RobotStep>) {
+        let (robots, steps) = self.robots.into_iter().map(runner).unzip();
         (
             Square {
                 robots,

@@ -1,0 +1,213 @@
+//! Playing a scenario: the world step by step, following the scenario's
+//! robots from square to square, and the scores.
+
+use super::Scenario;
+use crate::asm::listing;
+use crate::machine::{MachineError, RunReport, Tick, tick};
+use crate::world::step::{Origin, PendingRobot, RobotStep};
+use crate::world::{Action, Command, Position, Robot, StepReport, World, update_with};
+use std::collections::HashMap;
+
+/// A game in progress.
+pub struct Game<'s> {
+    /// The scenario being played.
+    pub scenario: &'s Scenario,
+    /// The world now.
+    pub world: World,
+    /// Steps played.
+    pub step: u64,
+    /// Where each of the scenario's robots is now: `(cell, index)`, or
+    /// `None` once it is gone (destroyed).
+    pub robots: Vec<Option<(usize, usize)>>,
+}
+
+/// What a followed robot did in one step.
+#[derive(Debug, Clone)]
+pub struct RobotEvent {
+    /// The step (1 for the first).
+    pub step: u64,
+    /// Where the robot is after the step.
+    pub at: Option<Position>,
+    /// Its command.
+    pub command: Option<Command>,
+    /// Its action.
+    pub action: Option<Action>,
+    /// How its machine run ended.
+    pub run: Option<Result<RunReport, MachineError>>,
+    /// For a machine error: the instruction that failed, and where it was
+    /// written (when the robot's program has a source map).
+    pub fault: Option<String>,
+}
+
+/// A player's score.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Score {
+    /// The player.
+    pub player: String,
+    /// Their home squares.
+    pub homes: Vec<Position>,
+    /// What the robots on them carry.
+    pub score: i64,
+}
+
+impl<'s> Game<'s> {
+    /// The scenario's starting world.
+    pub fn new(scenario: &'s Scenario) -> Game<'s> {
+        let (world, starts) = scenario.world(scenario.seed);
+        Game {
+            scenario,
+            world,
+            step: 0,
+            robots: starts.into_iter().map(Some).collect(),
+        }
+    }
+
+    /// One game step. `watch` names a scenario robot to follow closely: its
+    /// event (with the failing instruction, if its machine fails) is
+    /// returned.
+    pub fn play_step(&mut self, watch: Option<usize>) -> (StepReport, Option<RobotEvent>) {
+        let shape = self.world.shape();
+        let watched = watch.and_then(|r| self.robots.get(r).copied().flatten());
+        let image = watch
+            .and_then(|r| self.scenario.robots.get(r))
+            .and_then(|r| r.image.clone());
+        let mut fault: Option<String> = None;
+        let world = std::mem::take(&mut self.world);
+        let (world, report) = update_with(world, &mut |cell, pending: PendingRobot| {
+            let previous = previous_place(&shape, cell, pending.origin);
+            if previous.is_none() || previous != watched {
+                return pending.run();
+            }
+            let before = pending.robot.memory.clone();
+            let speed = pending.robot.processor.speed;
+            let (robot, step) = pending.run();
+            if step.run.is_err() {
+                fault = Some(locate_fault(before, speed, image.as_deref()));
+            }
+            (robot, step)
+        });
+        self.world = world;
+        self.step += 1;
+        let moves = moves(&shape, &report);
+        for place in self.robots.iter_mut() {
+            *place = place.and_then(|p| moves.get(&p).copied());
+        }
+        let event = watch.map(|r| {
+            let now = self.robots.get(r).copied().flatten();
+            let step: Option<&RobotStep> = now.and_then(|(cell, k)| report.cells[cell].get(k));
+            RobotEvent {
+                step: self.step,
+                at: now.map(|(cell, _)| shape.position(cell)),
+                command: step.and_then(|s| s.command.clone()),
+                action: step.map(|s| s.action.clone()),
+                run: step.map(|s| s.run.clone()),
+                fault: fault.clone(),
+            }
+        });
+        (report, event)
+    }
+
+    /// The scores, highest first, ties by name (the report's rule: what the
+    /// robots on each player's home squares carry).
+    pub fn scores(&self) -> Vec<Score> {
+        scores(self.scenario, &self.world)
+    }
+
+    /// A scenario robot now, if it is still there.
+    pub fn robot(&self, k: usize) -> Option<&Robot> {
+        let (cell, i) = self.robots.get(k).copied().flatten()?;
+        self.world.cells[cell].as_ref()?.robots.get(i)
+    }
+}
+
+/// The scores of a world under a scenario's rules.
+pub fn scores(scenario: &Scenario, world: &World) -> Vec<Score> {
+    let config = scenario.config();
+    let mut scores: Vec<Score> = scenario
+        .players
+        .iter()
+        .map(|p| {
+            let mut homes = p.homes.clone();
+            homes.dedup();
+            let score = homes
+                .iter()
+                .fold(0i64, |s, h| s.wrapping_add(config.score(world, *h)));
+            Score {
+                player: p.name.clone(),
+                homes,
+                score,
+            }
+        })
+        .collect();
+    scores.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.player.cmp(&b.player)));
+    scores
+}
+
+/// Where a robot of cell `cell` was before the step, from its origin.
+fn previous_place(
+    shape: &crate::world::Shape,
+    cell: usize,
+    origin: Origin,
+) -> Option<(usize, usize)> {
+    match origin {
+        Origin::Stayed(i) => Some((cell, i)),
+        Origin::Arrived { from, index } => shape.neighbour(cell, from).map(|n| (n, index)),
+        Origin::Built(_) => None,
+    }
+}
+
+/// For every robot of the old world that is still there: old place to new.
+fn moves(
+    shape: &crate::world::Shape,
+    report: &StepReport,
+) -> HashMap<(usize, usize), (usize, usize)> {
+    let mut moves = HashMap::new();
+    for (cell, steps) in report.cells.iter().enumerate() {
+        for (k, s) in steps.iter().enumerate() {
+            if let Some(previous) = previous_place(shape, cell, s.origin) {
+                moves.insert(previous, (cell, k));
+            }
+        }
+    }
+    moves
+}
+
+/// Runs a machine again, tick by tick, from the memory it had before a run
+/// that failed, to find the instruction that failed.
+fn locate_fault(
+    mut memory: crate::machine::Memory,
+    speed: i64,
+    image: Option<&crate::image::Image>,
+) -> String {
+    let index = image.map(crate::image::Image::code_index);
+    for _ in 0..crate::machine::tick_budget(speed) {
+        let code = memory
+            .first()
+            .map(|r| r.contents.clone())
+            .unwrap_or_default();
+        match tick(&mut memory) {
+            Ok(Tick::Executed(_)) => continue,
+            Ok(Tick::Halted) => break,
+            Err(e) => {
+                let names: Vec<String> = image
+                    .map(|im| im.registers.iter().map(|r| r.name.clone()).collect())
+                    .unwrap_or_default();
+                let instruction = code
+                    .front()
+                    .and_then(|i| crate::encoding::Decode::decode(i))
+                    .map(|i| crate::asm::show::instruction(i, &names))
+                    .unwrap_or_else(|| "(not an instruction)".to_string());
+                let place = index
+                    .as_ref()
+                    .zip(image)
+                    .and_then(|(ix, im)| {
+                        let (r, o) = ix.place(&code)?;
+                        im.location(r, o).map(|l| listing::location(im, l))
+                    })
+                    .unwrap_or_else(|| "code built at run time".to_string());
+                return format!("{e}: `{instruction}` at {place}");
+            }
+        }
+    }
+    "the failing instruction was not found again".to_string()
+}

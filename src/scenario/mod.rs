@@ -1,0 +1,742 @@
+//! Scenarios: whole Botworld games in one TOML file (see [`spec`] for the
+//! format): the grid, walls and marks, items, robots and their programs,
+//! players and their home squares, item values, the number of steps.
+//!
+//! [`Scenario::load`] checks everything and assembles the programs, so a
+//! scenario that loads can be played; errors name the file, line, column
+//! and field.
+
+pub mod builtin;
+mod error;
+pub mod game;
+pub mod random;
+pub mod replay;
+pub mod spec;
+
+pub use error::ScenarioError;
+
+use crate::asm::parse_literal;
+use crate::image::Image;
+use crate::machine::{Memory, Register};
+use crate::tree::Tree;
+use crate::world::{
+    Cell, Color, Frame, GameConfig, Item, Position, Processor, Robot, Shape, Square, World,
+};
+use error::Locator;
+use spec::{ItemSpec, PositionSpec, RegisterSpec, ScenarioSpec};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use toml::Spanned;
+
+/// Where something is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// On this square.
+    At(Position),
+    /// On a square drawn at random (from the scenario's seed).
+    Random,
+}
+
+/// A robot as the scenario starts it.
+#[derive(Debug, Clone)]
+pub struct RobotSetup {
+    /// Its name (`robotN` when the file gives none).
+    pub name: String,
+    /// Where it starts.
+    pub at: Placement,
+    /// Its frame.
+    pub frame: Frame,
+    /// Its processor's speed.
+    pub speed: i64,
+    /// What it carries.
+    pub inventory: Vec<Item>,
+    /// Its registers.
+    pub memory: Memory,
+    /// The image its memory came from (with its symbols and source map).
+    pub image: Option<Rc<Image>>,
+}
+
+impl RobotSetup {
+    /// The robot.
+    pub fn robot(&self) -> Robot {
+        Robot {
+            frame: self.frame,
+            inventory: self.inventory.clone(),
+            processor: Processor { speed: self.speed },
+            memory: self.memory.clone(),
+        }
+    }
+}
+
+/// A player and their home squares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// The name.
+    pub name: String,
+    /// Home squares.
+    pub homes: Vec<Position>,
+}
+
+/// A player slot for tournaments: where a player's robot starts.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    /// Where the robot starts.
+    pub at: Placement,
+    /// Its frame.
+    pub frame: Frame,
+    /// Its speed.
+    pub speed: i64,
+    /// The player's home squares (empty: where the robot starts).
+    pub homes: Vec<Position>,
+    /// What the robot carries.
+    pub inventory: Vec<Item>,
+}
+
+/// How a tournament scores a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scoring {
+    /// The report's rule: the value of what robots on the home squares carry.
+    Home,
+    /// The pRobot rule: 3 points when one owner's robots alone survive, 2
+    /// each when two owners' do, 1 to each survivor otherwise.
+    Survivors,
+}
+
+/// What items are worth.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ItemValues {
+    /// Cargo values by type; a type not listed is worth its type.
+    pub cargo: BTreeMap<i64, i64>,
+    /// A shield's value.
+    pub shield: i64,
+    /// A frame's value.
+    pub frame: i64,
+    /// A processor's value.
+    pub processor: i64,
+    /// A register's value.
+    pub register: i64,
+}
+
+impl ItemValues {
+    /// The value of an item.
+    pub fn value(&self, item: &Item) -> i64 {
+        match item {
+            Item::Cargo(t, _) => self.cargo.get(t).copied().unwrap_or(*t),
+            Item::Shield => self.shield,
+            Item::FramePart(_) => self.frame,
+            Item::ProcessorPart(_) => self.processor,
+            Item::RegisterPart(_) => self.register,
+        }
+    }
+
+    /// The report's game configuration: one entry per home square.
+    pub fn config(&self, players: &[Player]) -> GameConfig {
+        let values = self.clone();
+        GameConfig {
+            players: players
+                .iter()
+                .flat_map(|p| p.homes.iter().map(|h| (*h, p.name.clone())))
+                .collect(),
+            valuer: Box::new(move |item| values.value(item)),
+        }
+    }
+}
+
+/// A checked scenario, its programs assembled.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// Its title.
+    pub name: String,
+    /// The file it came from.
+    pub file: String,
+    /// Game steps to play.
+    pub steps: u64,
+    /// Seed of the random placements.
+    pub seed: u64,
+    /// The grid's shape.
+    pub shape: Shape,
+    /// Per cell: a wall?
+    pub walls: Vec<bool>,
+    /// Marks on the map, by name.
+    pub marks: BTreeMap<String, Position>,
+    /// Item values.
+    pub values: ItemValues,
+    /// Items and where they lie.
+    pub items: Vec<(Placement, Item)>,
+    /// Robots.
+    pub robots: Vec<RobotSetup>,
+    /// Players.
+    pub players: Vec<Player>,
+    /// Player slots for tournaments.
+    pub slots: Vec<Slot>,
+    /// The tournament scoring rule.
+    pub scoring: Scoring,
+}
+
+/// Loads the programs a scenario names: a `.cta` source is assembled, a
+/// `.ctm` image read. The error is a readable message (with the rendered
+/// diagnostics of a program that does not assemble).
+pub type ProgramLoader<'a> = &'a dyn Fn(&str) -> Result<Image, String>;
+
+/// A robot's program: an image read from a `.ctm` file, or a `.cta` source
+/// assembled (the error then holds the rendered diagnostics).
+pub fn load_program(
+    loader: &dyn crate::asm::source::Loader,
+    path: &std::path::Path,
+) -> Result<Image, String> {
+    if path.extension().is_some_and(|e| e == "ctm") {
+        return crate::image::format::load(path).map_err(|e| e.to_string());
+    }
+    let assembly = crate::asm::assemble_file(loader, path);
+    let rendered = assembly.render(false);
+    assembly
+        .image
+        .ok_or_else(|| format!("{} does not assemble:\n{rendered}", path.display()))
+}
+
+/// The program of a robot without one: registers `prog`, `in`, `out` that
+/// do nothing.
+fn idle_memory() -> Memory {
+    vec![
+        Register::new(0, Tree::NIL),
+        Register::new(4096, Tree::NIL),
+        Register::new(1024, Tree::NIL),
+    ]
+}
+
+fn color(text: &str) -> Option<Color> {
+    Color::ALL
+        .into_iter()
+        .find(|c| format!("{c:?}").eq_ignore_ascii_case(text))
+}
+
+impl Scenario {
+    /// Reads a scenario file; programs are read relative to it.
+    pub fn load(
+        path: &std::path::Path,
+        stdlib: Option<std::path::PathBuf>,
+    ) -> Result<Scenario, ScenarioError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+            file: name.clone(),
+            at: None,
+            field: String::new(),
+            message: format!("cannot read the scenario: {e}"),
+            details: None,
+        })?;
+        let dir = path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let asm_loader = crate::asm::source::DiskLoader::new(stdlib);
+        let programs = |program: &str| load_program(&asm_loader, &dir.join(program));
+        Scenario::from_text(&name, &text, &programs)
+    }
+
+    /// Checks a scenario given as text.
+    pub fn from_text(
+        file: &str,
+        text: &str,
+        programs: ProgramLoader<'_>,
+    ) -> Result<Scenario, ScenarioError> {
+        let at = Locator::new(file, text);
+        let spec: ScenarioSpec = toml::from_str(text).map_err(|e| {
+            let mut error = match e.span() {
+                Some(span) => at.error(span, "", e.message().to_string()),
+                None => at.whole("", e.message().to_string()),
+            };
+            error.message = error.message.trim_end().to_string();
+            error
+        })?;
+        Checker { at, programs }.check(spec)
+    }
+
+    /// The square of a position, if it lies on the grid.
+    pub fn inside(&self, (x, y): Position) -> bool {
+        self.shape.contains((x, y))
+    }
+
+    /// The starting world: walls, items and robots, random placements drawn
+    /// from `seed`. Also gives each robot's starting place `(cell, index)`.
+    pub fn world(&self, seed: u64) -> (World, Vec<(usize, usize)>) {
+        let mut cells: Vec<Cell> = self
+            .walls
+            .iter()
+            .map(|&w| (!w).then(Square::default))
+            .collect();
+        let open: Vec<usize> = (0..cells.len()).filter(|&i| !self.walls[i]).collect();
+        let mut rng = random::SplitMix64::new(seed);
+        let mut place = |p: Placement| match p {
+            Placement::At(pos) => self.shape.locate(pos),
+            Placement::Random => open[rng.below(open.len() as u64) as usize],
+        };
+        for (p, item) in &self.items {
+            let cell = place(*p);
+            if let Some(sq) = cells[cell].as_mut() {
+                sq.items.push(item.clone());
+            }
+        }
+        let mut starts = Vec::new();
+        for r in &self.robots {
+            let cell = place(r.at);
+            if let Some(sq) = cells[cell].as_mut() {
+                starts.push((cell, sq.robots.len()));
+                sq.robots.push(r.robot());
+            }
+        }
+        (
+            World::new(self.shape, cells).expect("the shape's cell count"),
+            starts,
+        )
+    }
+
+    /// The report's game configuration for scoring.
+    pub fn config(&self) -> GameConfig {
+        self.values.config(&self.players)
+    }
+}
+
+/// Checks a parsed scenario.
+struct Checker<'a> {
+    at: Locator<'a>,
+    programs: ProgramLoader<'a>,
+}
+
+type Grid = (Shape, Vec<bool>, BTreeMap<String, Position>);
+
+impl Checker<'_> {
+    fn check(&self, spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
+        let (shape, walls, marks) = self.grid(&spec)?;
+        let grid = (shape, walls, marks);
+        let mut items = Vec::new();
+        for (k, item) in spec.items.iter().enumerate() {
+            let field = format!("item[{k}]");
+            let Some(pos) = &item.get_ref().at else {
+                return Err(self.at.error(
+                    item.span(),
+                    field,
+                    "an item on the map needs `at`: [x, y], a mark or \"random\"",
+                ));
+            };
+            let placement = self.placement(pos, &grid, &format!("{field}.at"))?;
+            for it in self.items(item, &field)? {
+                items.push((placement, it));
+            }
+        }
+        let mut robots = Vec::new();
+        for (k, robot) in spec.robots.iter().enumerate() {
+            robots.push(self.robot(k, robot, &grid)?);
+        }
+        let mut players = Vec::new();
+        for (k, p) in spec.players.iter().enumerate() {
+            let homes = p
+                .get_ref()
+                .homes
+                .iter()
+                .enumerate()
+                .map(|(h, home)| self.home(home, &grid, &format!("player[{k}].homes[{h}]")))
+                .collect::<Result<Vec<_>, _>>()?;
+            players.push(Player {
+                name: p.get_ref().name.clone(),
+                homes,
+            });
+        }
+        let mut slots = Vec::new();
+        for (k, s) in spec.slots.iter().enumerate() {
+            let field = format!("slot[{k}]");
+            let slot = s.get_ref();
+            let frame = Frame {
+                color: self.color(&slot.color, &format!("{field}.color"))?,
+                strength: slot.strength.unwrap_or(100),
+            };
+            let homes = slot
+                .homes
+                .iter()
+                .enumerate()
+                .map(|(h, home)| self.home(home, &grid, &format!("{field}.homes[{h}]")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut inventory = Vec::new();
+            for (i, it) in slot.inventory.iter().enumerate() {
+                inventory.extend(self.items(it, &format!("{field}.inventory[{i}]"))?);
+            }
+            slots.push(Slot {
+                at: self.placement(&slot.at, &grid, &format!("{field}.at"))?,
+                frame,
+                speed: slot.speed.unwrap_or(1000),
+                homes,
+                inventory,
+            });
+        }
+        let scoring = match spec
+            .scoring
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), s.span()))
+        {
+            None | Some(("home", _)) => Scoring::Home,
+            Some(("survivors", _)) => Scoring::Survivors,
+            Some((other, span)) => {
+                return Err(self.at.error(
+                    span,
+                    "scoring",
+                    format!("unknown scoring rule {other:?}: expected \"home\" or \"survivors\""),
+                ));
+            }
+        };
+        let values = ItemValues {
+            cargo: spec
+                .values
+                .cargo
+                .iter()
+                .map(|(k, v)| {
+                    k.parse::<i64>().map(|t| (t, *v)).map_err(|_| {
+                        self.at.whole(
+                            "values.cargo",
+                            format!("{k:?} is not a cargo type (a number)"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            shield: spec.values.shield,
+            frame: spec.values.frame,
+            processor: spec.values.processor,
+            register: spec.values.register,
+        };
+        let (shape, walls, marks) = grid;
+        Ok(Scenario {
+            name: spec.name.unwrap_or_else(|| self.at.file().to_string()),
+            file: self.at.file().to_string(),
+            steps: spec.steps.unwrap_or(100),
+            seed: spec.seed.unwrap_or(0),
+            shape,
+            walls,
+            marks,
+            values,
+            items,
+            robots,
+            players,
+            slots,
+            scoring,
+        })
+    }
+
+    /// The grid: from the map (with its marks), or from `size`.
+    fn grid(&self, spec: &ScenarioSpec) -> Result<Grid, ScenarioError> {
+        let wrap = spec.world.wrap.unwrap_or(true);
+        let mut marks = BTreeMap::new();
+        let (dims, walls) = match &spec.world.map {
+            Some(map) => {
+                let rows: Vec<&str> = map
+                    .get_ref()
+                    .lines()
+                    .map(str::trim_end)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let width = rows.first().map_or(0, |r| r.chars().count());
+                let mut walls = Vec::new();
+                for (y, row) in rows.iter().enumerate() {
+                    if row.chars().count() != width {
+                        return Err(self.at.error(
+                            map.span(),
+                            "world.map",
+                            format!("row {} has {} squares, the first row has {width}: every row must be as long", y + 1, row.chars().count()),
+                        ));
+                    }
+                    for (x, c) in row.chars().enumerate() {
+                        match c {
+                            '#' => walls.push(true),
+                            '.' => walls.push(false),
+                            c if c.is_ascii_alphanumeric() => {
+                                walls.push(false);
+                                if marks.insert(c.to_string(), (x as i64, y as i64)).is_some() {
+                                    return Err(self.at.error(
+                                        map.span(),
+                                        "world.map",
+                                        format!("the mark {c:?} is on the map twice"),
+                                    ));
+                                }
+                            }
+                            other => {
+                                return Err(self.at.error(
+                                    map.span(),
+                                    "world.map",
+                                    format!("{other:?} at row {}, column {}: expected '#' (wall), '.' (square) or a letter or digit (a marked square)", y + 1, x + 1),
+                                ));
+                            }
+                        }
+                    }
+                }
+                let dims = (width as i64, rows.len() as i64);
+                if let Some(size) = &spec.world.size
+                    && (size.get_ref()[0], size.get_ref()[1]) != dims
+                {
+                    return Err(self.at.error(
+                        size.span(),
+                        "world.size",
+                        format!(
+                            "the map is {} x {}, not {} x {}",
+                            dims.0,
+                            dims.1,
+                            size.get_ref()[0],
+                            size.get_ref()[1]
+                        ),
+                    ));
+                }
+                (dims, walls)
+            }
+            None => {
+                let Some(size) = &spec.world.size else {
+                    return Err(self.at.whole(
+                        "world",
+                        "give the grid's `size` = [columns, rows], or a `map`",
+                    ));
+                };
+                let [x, y] = *size.get_ref();
+                let count = usize::try_from(x.max(0) * y.max(0)).unwrap_or(0);
+                ((x, y), vec![false; count])
+            }
+        };
+        let shape = Shape::new(dims, wrap).map_err(|e| {
+            let span = spec.world.size.as_ref().map(Spanned::span).or(spec
+                .world
+                .map
+                .as_ref()
+                .map(Spanned::span));
+            match span {
+                Some(s) => self.at.error(s, "world", e.to_string()),
+                None => self.at.whole("world", e.to_string()),
+            }
+        })?;
+        if shape.cell_count() > 1 << 24 {
+            return Err(self.at.whole(
+                "world.size",
+                "a grid of more than 16,777,216 cells is too large",
+            ));
+        }
+        Ok((shape, walls, marks))
+    }
+
+    fn placement(
+        &self,
+        pos: &Spanned<PositionSpec>,
+        grid: &Grid,
+        field: &str,
+    ) -> Result<Placement, ScenarioError> {
+        let (shape, walls, marks) = grid;
+        let position = match pos.get_ref() {
+            PositionSpec::Named(n) if n == "random" => {
+                if walls.iter().all(|w| *w) {
+                    return Err(self.at.error(pos.span(), field, "\"random\" needs a square, and every cell is a wall"));
+                }
+                return Ok(Placement::Random);
+            }
+            PositionSpec::Named(n) => *marks.get(n).ok_or_else(|| {
+                let known: Vec<&str> = marks.keys().map(String::as_str).collect();
+                self.at.error(pos.span(), field, format!("no mark {n:?} on the map (marks: {}); expected [x, y], a mark or \"random\"", known.join(", ")))
+            })?,
+            PositionSpec::At([x, y]) => (*x, *y),
+        };
+        if !shape.contains(position) {
+            let (w, h) = shape.dims();
+            return Err(self.at.error(
+                pos.span(),
+                field,
+                format!("{position:?} is off the {w} x {h} grid (columns 0..{w}, rows 0..{h})"),
+            ));
+        }
+        if walls[shape.locate(position)] {
+            return Err(self
+                .at
+                .error(pos.span(), field, format!("{position:?} is a wall")));
+        }
+        Ok(Placement::At(position))
+    }
+
+    /// A home square: a position (not random).
+    fn home(
+        &self,
+        pos: &Spanned<PositionSpec>,
+        grid: &Grid,
+        field: &str,
+    ) -> Result<Position, ScenarioError> {
+        match self.placement(pos, grid, field)? {
+            Placement::At(p) => Ok(p),
+            Placement::Random => {
+                Err(self
+                    .at
+                    .error(pos.span(), field, "a home square cannot be random"))
+            }
+        }
+    }
+
+    fn color(&self, c: &Spanned<String>, field: &str) -> Result<Color, ScenarioError> {
+        color(c.get_ref()).ok_or_else(|| {
+            self.at.error(c.span(), field, format!("{:?} is not a colour: expected Red, Orange, Yellow, Green, Blue, Violet, Black or White", c.get_ref()))
+        })
+    }
+
+    /// The items an item entry stands for (`count` of them).
+    fn items(&self, spec: &Spanned<ItemSpec>, field: &str) -> Result<Vec<Item>, ScenarioError> {
+        let s = spec.get_ref();
+        let mut kinds: Vec<Item> = Vec::new();
+        if let Some([t, w]) = s.cargo {
+            kinds.push(Item::Cargo(t, w));
+        }
+        if s.shield == Some(true) {
+            kinds.push(Item::Shield);
+        }
+        if let Some(f) = &s.frame {
+            let color = color(&f.color).ok_or_else(|| {
+                self.at.error(
+                    spec.span(),
+                    format!("{field}.frame.color"),
+                    format!("{:?} is not a colour", f.color),
+                )
+            })?;
+            kinds.push(Item::FramePart(Frame {
+                color,
+                strength: f.strength,
+            }));
+        }
+        if let Some(speed) = s.processor {
+            kinds.push(Item::ProcessorPart(Processor { speed }));
+        }
+        if let Some(r) = &s.register {
+            kinds.push(Item::RegisterPart(match r {
+                RegisterSpec::Limit(limit) => Register::new(*limit, Tree::NIL),
+                RegisterSpec::Full { limit, contents } => {
+                    let tree = parse_literal(contents).map_err(|m| {
+                        self.at.error(
+                            spec.span(),
+                            format!("{field}.register.contents"),
+                            format!("not a value of the language: {m}"),
+                        )
+                    })?;
+                    Register::new(*limit, tree)
+                }
+            }));
+        }
+        match kinds.len() {
+            1 => {}
+            0 => {
+                return Err(self.at.error(
+                    spec.span(),
+                    field,
+                    "an item needs one of: cargo = [type, weight], shield = true, frame = { color, strength }, processor = SPEED, register = LIMIT",
+                ));
+            }
+            _ => return Err(self.at.error(
+                spec.span(),
+                field,
+                "an item is one thing: give only one of cargo, shield, frame, processor, register",
+            )),
+        }
+        let count = s.count.unwrap_or(1) as usize;
+        Ok(std::iter::repeat_n(kinds.remove(0), count).collect())
+    }
+
+    fn robot(
+        &self,
+        k: usize,
+        spec: &Spanned<spec::RobotSpec>,
+        grid: &Grid,
+    ) -> Result<RobotSetup, ScenarioError> {
+        let r = spec.get_ref();
+        let field = format!("robot[{k}]");
+        let at = self.placement(&r.at, grid, &format!("{field}.at"))?;
+        let frame = Frame {
+            color: match &r.color {
+                Some(c) => self.color(c, &format!("{field}.color"))?,
+                None => Color::Red,
+            },
+            strength: r.strength.unwrap_or(100),
+        };
+        let mut inventory = Vec::new();
+        for (i, it) in r.inventory.iter().enumerate() {
+            if it.get_ref().at.is_some() {
+                return Err(self.at.error(
+                    it.span(),
+                    format!("{field}.inventory[{i}]"),
+                    "an item carried by a robot has no `at`",
+                ));
+            }
+            inventory.extend(self.items(it, &format!("{field}.inventory[{i}]"))?);
+        }
+        let (memory, image) = match &r.program {
+            None => (idle_memory(), None),
+            Some(program) => {
+                let image = (self.programs)(program.get_ref()).map_err(|message| {
+                    let (first, rest) = message.split_once('\n').unwrap_or((&message, ""));
+                    let mut e = self.at.error(
+                        program.span(),
+                        format!("{field}.program"),
+                        first.to_string(),
+                    );
+                    e.details = (!rest.is_empty()).then(|| rest.to_string());
+                    e
+                })?;
+                (image.memory(), Some(Rc::new(image)))
+            }
+        };
+        let memory = match &r.registers {
+            None => memory,
+            Some(limits) => self.with_limits(
+                memory,
+                limits,
+                image.as_deref(),
+                &format!("{field}.registers"),
+            )?,
+        };
+        Ok(RobotSetup {
+            name: r.name.clone().unwrap_or_else(|| format!("robot{k}")),
+            at,
+            frame,
+            speed: r.speed.unwrap_or(1000),
+            inventory,
+            memory,
+            image,
+        })
+    }
+
+    /// The program's memory with the scenario's limits: every register's
+    /// contents must fit its new limit (never the silent Nil of the report's
+    /// `initialize`).
+    fn with_limits(
+        &self,
+        memory: Memory,
+        limits: &Spanned<Vec<i64>>,
+        image: Option<&Image>,
+        field: &str,
+    ) -> Result<Memory, ScenarioError> {
+        let list = limits.get_ref();
+        if list.len() < memory.len() {
+            return Err(self.at.error(
+                limits.span(),
+                field,
+                format!("the program has {} registers, but {} limits are listed: its registers would be lost", memory.len(), list.len()),
+            ));
+        }
+        let mut out = Vec::with_capacity(list.len());
+        for (i, &limit) in list.iter().enumerate() {
+            let contents = memory
+                .get(i)
+                .map(|r| r.contents.clone())
+                .unwrap_or_default();
+            if !contents.fits(limit) {
+                let name = image.and_then(|im| im.registers.get(i)).map_or_else(
+                    || format!("register {i}"),
+                    |r| format!("register {i} (`{}`)", r.name),
+                );
+                return Err(self.at.error(
+                    limits.span(),
+                    field,
+                    format!(
+                        "{name} holds {} conses, which do not fit the limit {limit}",
+                        contents.size()
+                    ),
+                ));
+            }
+            out.push(Register::new(limit, contents));
+        }
+        Ok(out)
+    }
+}
