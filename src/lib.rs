@@ -10,6 +10,6 @@ pub mod conformance;
 pub mod encoding;
 pub mod image;
 pub mod machine;
+pub mod scenario;
 pub mod tree;
 pub mod world;
-pub mod scenario;

@@ -19,7 +19,7 @@ fn int(n: i64) -> String {
 }
 
 fn tree_literal(t: &Tree) -> String {
-    if t.size() % 2 == 0 {
+    if t.size().is_multiple_of(2) {
         t.readable().to_string()
     } else {
         format!("bits(\"{}\")", t.to_bits())

@@ -33,6 +33,7 @@ pub fn generate(
         diagnostics: Vec::new(),
         contents: vec![None; resolved.registers.len()],
         hand_code: HashMap::new(),
+        tail_values: HashMap::new(),
     };
     g.contents(compile);
     let limits = g.limits();
@@ -53,6 +54,8 @@ struct Generator<'a> {
     diagnostics: Vec<Diagnostic>,
     contents: Vec<Option<Tree>>,
     hand_code: HashMap<usize, Tree>,
+    /// Initial values of declared registers that hand-laid blocks end with.
+    tail_values: HashMap<usize, Tree>,
 }
 
 impl Generator<'_> {
@@ -104,6 +107,10 @@ impl Generator<'_> {
         let mut errors = Vec::new();
         for (i, reg) in self.resolved.registers.iter().enumerate() {
             let value = match (&reg.role, &reg.init) {
+                // The very tree a hand-laid block ends with, so the two share it.
+                (_, Some(_)) if self.tail_values.contains_key(&i) => {
+                    self.tail_values.get(&i).cloned()
+                }
                 (_, Some(init)) => match eval(init, &env).and_then(|v| {
                     v.encode().map_err(|m| {
                         Diagnostic::error("E0411", init.span, m)
@@ -151,7 +158,7 @@ impl Generator<'_> {
     /// Hand-laid blocks: their instructions, then their tail's contents.
     fn hand_blocks(&mut self) {
         // Tails that are declared registers continue with their initial value.
-        let declared_tails: HashMap<usize, Tree> = {
+        self.tail_values = {
             let registers = |n: &str| self.register_index(n);
             let mut env = Env::expanding(&self.expansion.consts);
             env.registers = Some(&registers);
@@ -181,7 +188,7 @@ impl Generator<'_> {
                     Some((r, _)) => match &self.resolved.registers[r].role {
                         Role::HandBlock(t) => self.hand_code.get(t).cloned(),
                         Role::Code(t) => Some(self.layout.code[*t].clone()),
-                        _ => Some(declared_tails.get(&r).cloned().unwrap_or_default()),
+                        _ => Some(self.tail_values.get(&r).cloned().unwrap_or_default()),
                     },
                 };
                 let Some(tail) = tail else { return true };
@@ -261,7 +268,8 @@ impl Generator<'_> {
     fn check_sizes(&mut self, limits: &[i64]) {
         for (i, reg) in self.resolved.registers.iter().enumerate() {
             let Some(t) = &self.contents[i] else { continue };
-            if t.fits(limits[i]) {
+            // Nil is nothing: it is never too big, even for a negative limit.
+            if t.is_nil() || t.fits(limits[i]) {
                 continue;
             }
             let span = match reg.limit {
@@ -297,7 +305,7 @@ impl Generator<'_> {
             if !(Tree::NIL.fits(limits[0]) && size <= limits[0].max(0) as u64) {
                 let name = display(&self.resolved.registers[src].name).to_string();
                 self.diagnostics.push(
-                    Diagnostic::error("E0604", span, format!("`{name}` is too big to be jumped to"))
+                    Diagnostic::warning("W0705", span, format!("`{name}` is too big to be jumped to"))
                         .label(format!("{size} conses, but `prog` holds at most {}", limits[0]))
                         .note("this jump would wipe the machine: OutOfMemory on register 0")
                         .help("raise prog's limit (`reg prog LIMIT`), or leave it out to size it automatically"),
@@ -471,6 +479,7 @@ impl Generator<'_> {
             }
         }
         registers.sort_by_key(|m| m.register);
+        registers.dedup_by_key(|m| m.register);
         // Each block's place: its own register, else where the code before
         // it (or the entry) leaves off.
         let mut falls_from: Vec<Option<usize>> = vec![None; blocks.len()];
@@ -530,7 +539,9 @@ impl Generator<'_> {
             .iter()
             .enumerate()
             .map(|(i, r)| ImageRegister {
-                name: r.name.clone(),
+                // Names local to a macro expansion (`ready@7`) are written
+                // `ready.7`, a name the language can spell.
+                name: r.name.replace('@', "."),
                 limit: limits[i],
                 contents: self.contents[i].clone().unwrap_or_default(),
             })

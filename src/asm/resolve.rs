@@ -350,7 +350,9 @@ impl Resolver<'_> {
                 },
             };
             if let Some(k) = ["prog", "in", "out"].iter().position(|p| *p == name.text) {
-                if is_block || configured[k] || index.is_some() {
+                // `block prog` lays out the program's first code by hand.
+                let bad_block = is_block && k != 0;
+                if bad_block || configured[k] || index.is_some() {
                     let d = Diagnostic::error(
                         "E0502",
                         name.span,
@@ -372,6 +374,9 @@ impl Resolver<'_> {
                 let reg = &mut self.out.registers[k];
                 if !matches!(limit, LimitSpec::Default(_)) {
                     reg.limit = limit;
+                }
+                if is_block {
+                    reg.role = Role::HandBlock(usize::MAX);
                 }
                 reg.init = init;
                 reg.span = Some(name.span);
@@ -575,10 +580,18 @@ impl Resolver<'_> {
         }
         // A `block` whose body was never laid out (one written inside another
         // block, which is an error reported there) is a plain register.
-        for reg in &mut self.out.registers {
+        for (i, reg) in self.out.registers.iter_mut().enumerate() {
             if reg.role == Role::HandBlock(usize::MAX) {
-                reg.role = Role::Declared;
+                reg.role = if i == 0 {
+                    Role::Predeclared
+                } else {
+                    Role::Declared
+                };
             }
+        }
+        // With `block prog`, the program starts with that block.
+        if let Role::HandBlock(b) = self.out.registers[0].role {
+            self.out.entry = Some(b);
         }
     }
 
@@ -612,8 +625,11 @@ impl Resolver<'_> {
         for inner in &item.body {
             match &inner.stmt {
                 Stmt::Label(l) => {
-                    labels.push((l.clone(), self.out.blocks[b].instrs.len()));
-                    if self.declare(l, Symbol::Label(b)) {
+                    let offset = self.out.blocks[b].instrs.len();
+                    labels.push((l.clone(), offset));
+                    // A label at the start may repeat the block's own name.
+                    let own_name = offset == 0 && l.text == name.text;
+                    if own_name || self.declare(l, Symbol::Label(b)) {
                         self.out.labels.insert(l.text.clone(), b);
                     }
                 }

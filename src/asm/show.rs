@@ -54,6 +54,24 @@ pub fn literal(tree: &Tree, max: usize) -> Option<String> {
     if tree.size() > (max as u64) / 2 {
         return None;
     }
+    // A list of numbers.
+    if let Some(numbers) = tree
+        .iter_list()
+        .map(|t| i64::decode(t).filter(|n| &n.encode() == t))
+        .collect::<Option<Vec<i64>>>()
+    {
+        let shown: Vec<String> = numbers
+            .iter()
+            .map(|n| {
+                if *n < 0 {
+                    format!("({n})")
+                } else {
+                    n.to_string()
+                }
+            })
+            .collect();
+        return Some(format!("[{}]", shown.join(", ")));
+    }
     Some(tree.readable().to_string())
 }
 

@@ -33,6 +33,13 @@ pub struct AsmArgs {
     stdlib: StdlibOption,
 }
 
+/// `constree disasm`.
+#[derive(clap::Args)]
+pub struct DisasmArgs {
+    /// The image (`.ctm`).
+    file: PathBuf,
+}
+
 /// `constree check`.
 #[derive(clap::Args)]
 pub struct CheckArgs {
@@ -84,4 +91,10 @@ pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+pub fn run_disasm(args: DisasmArgs) -> Result<ExitCode, Failure> {
+    let image = load(&args.file)?;
+    print!("{}", crate::asm::disasm::disassemble(&image));
+    Ok(ExitCode::SUCCESS)
 }

@@ -22,6 +22,8 @@ struct Cli {
 enum Command {
     /// Assemble a program into a memory image.
     Asm(asm::AsmArgs),
+    /// Turn a memory image back into source.
+    Disasm(asm::DisasmArgs),
     /// Report a program's errors and warnings without writing an image.
     Check(asm::CheckArgs),
     /// Run one program's machine outside any world, step by step.
@@ -52,6 +54,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Asm(args) => asm::run_asm(args),
         Command::Check(args) => asm::run_check(args),
+        Command::Disasm(args) => asm::run_disasm(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Exec(args) => exec::run(args),
         Command::World(cmd) => world::run(cmd),

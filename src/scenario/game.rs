@@ -194,7 +194,7 @@ fn locate_fault(
                     .unwrap_or_default();
                 let instruction = code
                     .front()
-                    .and_then(|i| crate::encoding::Decode::decode(i))
+                    .and_then(crate::encoding::Decode::decode)
                     .map(|i| crate::asm::show::instruction(i, &names))
                     .unwrap_or_else(|| "(not an instruction)".to_string());
                 let place = index
