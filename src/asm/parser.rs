@@ -80,10 +80,7 @@ where
     E::Context: 'tok,
 {
     let newline = just(Token::Newline);
-    let rest_of_line = any()
-        .and_is(newline.not())
-        .repeated()
-        .then_ignore(newline);
+    let rest_of_line = any().and_is(newline.not()).repeated().then_ignore(newline);
     line_parser(file)
         .then_ignore(newline)
         .recover_with(via_parser(rest_of_line.to(Vec::new())))

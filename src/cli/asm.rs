@@ -18,6 +18,13 @@ pub struct StdlibOption {
     stdlib: Option<PathBuf>,
 }
 
+impl StdlibOption {
+    /// The directory given, if any.
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.stdlib.clone()
+    }
+}
+
 /// `constree asm`.
 #[derive(clap::Args)]
 pub struct AsmArgs {

@@ -5,6 +5,8 @@ mod conformance;
 mod exec;
 mod input;
 mod machine;
+mod render;
+mod run;
 mod world;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +30,10 @@ enum Command {
     Check(asm::CheckArgs),
     /// Run one program's machine outside any world, step by step.
     Exec(exec::ExecArgs),
+    /// Play a scenario (or the built-in game) and show the world and scores.
+    Run(run::RunArgs),
+    /// Show a step of a recorded game.
+    Replay(run::ReplayArgs),
     /// Check every conformance vector file in a directory.
     Conformance(conformance::Args),
     /// Work with worlds in the interchange format.
@@ -57,6 +63,8 @@ pub fn main() -> ExitCode {
         Command::Disasm(args) => asm::run_disasm(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Exec(args) => exec::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Replay(args) => run::replay(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),
     };

@@ -54,6 +54,8 @@ pub struct RobotSetup {
     pub memory: Memory,
     /// The image its memory came from (with its symbols and source map).
     pub image: Option<Rc<Image>>,
+    /// The program as the scenario names it.
+    pub program: Option<String>,
 }
 
 impl RobotSetup {
@@ -687,6 +689,7 @@ impl Checker<'_> {
             )?,
         };
         Ok(RobotSetup {
+            program: r.program.as_ref().map(|p| p.get_ref().clone()),
             name: r.name.clone().unwrap_or_else(|| format!("robot{k}")),
             at,
             frame,

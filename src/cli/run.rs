@@ -1,0 +1,230 @@
+//! `constree run` and `constree replay`: play a scenario, show a recorded
+//! game.
+
+use super::Failure;
+use super::asm::StdlibOption;
+use super::render::{self, map};
+use crate::scenario::game::{Game, RobotEvent, scores};
+use crate::scenario::replay::Replay;
+use crate::scenario::{Scenario, builtin};
+use crate::world::World;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// How to print the result.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The report's drawing and scoreboard.
+    Text,
+    /// `{"world": World, "scores": [...]}`.
+    Json,
+}
+
+/// `constree run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// A scenario (`.toml`); without one, the built-in game
+    /// (examples/harvest/harvest.toml).
+    scenario: Option<PathBuf>,
+    /// Game steps (default: the scenario's).
+    #[arg(long)]
+    steps: Option<u64>,
+    /// Show the world after every step.
+    #[arg(long)]
+    watch: bool,
+    /// Milliseconds between steps with --watch.
+    #[arg(long, default_value_t = 200)]
+    delay: u64,
+    /// The output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Record the game in a replay file.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Print what this robot (by name) does every step, and where its
+    /// machine fails.
+    #[arg(long, value_name = "ROBOT")]
+    trace: Option<String>,
+    #[command(flatten)]
+    stdlib: StdlibOption,
+}
+
+/// `constree replay`.
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    /// A replay file (written by `run --record`).
+    file: PathBuf,
+    /// The step to show (0 = the start; default: the last).
+    #[arg(long)]
+    step: Option<usize>,
+    /// The output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
+    match &args.scenario {
+        Some(path) => {
+            let scenario = Scenario::load(path, args.stdlib.dir())?;
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            Ok((scenario, text))
+        }
+        None => Ok((builtin::scenario()?, builtin::text().to_string())),
+    }
+}
+
+/// A line for `--trace`.
+fn trace_line(name: &str, event: &RobotEvent) -> String {
+    let Some((x, y)) = event.at else {
+        return format!("step {}: {name} is gone (destroyed)", event.step);
+    };
+    let command = event.command.as_ref().map_or_else(
+        || "no command".to_string(),
+        |c| crate::asm::show::command(c).unwrap_or_else(|| format!("{c:?}")),
+    );
+    let action = event
+        .action
+        .as_ref()
+        .map_or_else(String::new, |a| format!("{a:?}"));
+    let run = match &event.run {
+        Some(Ok(r)) if r.halted => format!("halted after {} ticks", r.ticks),
+        Some(Ok(r)) => format!("ran {} ticks", r.ticks),
+        Some(Err(e)) => format!(
+            "machine error: {e}; every register wiped{}",
+            event
+                .fault
+                .as_ref()
+                .map_or_else(String::new, |f| format!("\n    at {f}"))
+        ),
+        None => String::new(),
+    };
+    format!(
+        "step {}: {name} at ({x}, {y}): {command} -> {action}; {run}",
+        event.step
+    )
+}
+
+pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
+    let (scenario, text) = load(&args)?;
+    let steps = args.steps.unwrap_or(scenario.steps);
+    let traced = match &args.trace {
+        None => None,
+        Some(name) => Some(
+            scenario
+                .robots
+                .iter()
+                .position(|r| &r.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> =
+                        scenario.robots.iter().map(|r| r.name.as_str()).collect();
+                    Failure(format!(
+                        "no robot named {name:?} (robots: {})",
+                        names.join(", ")
+                    ))
+                })?,
+        ),
+    };
+    let colour = std::io::stdout().is_terminal();
+    let config = scenario.config();
+    let mut game = Game::new(&scenario);
+    let mut worlds: Vec<World> = Vec::new();
+    if args.record.is_some() {
+        worlds.push(game.world.clone());
+    }
+    let mut tracing = traced;
+    for _ in 0..steps {
+        let (_, event) = game.play_step(tracing);
+        if let (Some(k), Some(event)) = (traced, event) {
+            println!("{}", trace_line(&scenario.robots[k].name, &event));
+            if event.at.is_none() {
+                tracing = None;
+            }
+        }
+        if args.record.is_some() {
+            worlds.push(game.world.clone());
+        }
+        if args.watch && args.format == Format::Text {
+            if colour {
+                print!("\x1b[2J\x1b[H");
+            }
+            println!("{} — step {} of {steps}", scenario.name, game.step);
+            print!(
+                "{}\n{}",
+                map(&game.world, &config, colour),
+                render::scores(&game.scores())
+            );
+            std::thread::sleep(std::time::Duration::from_millis(args.delay));
+        }
+    }
+    if let Some(path) = &args.record {
+        let images = scenario
+            .robots
+            .iter()
+            .filter_map(|r| Some((r.program.clone()?, r.image.as_deref()?.clone())))
+            .collect();
+        let replay = Replay {
+            name: scenario.name.clone(),
+            scenario: text,
+            images,
+            worlds,
+        };
+        replay.save(path)?;
+    }
+    match args.format {
+        Format::Json => print_result(&game.world, &scores(&scenario, &game.world))?,
+        Format::Text if !args.watch => {
+            println!("{} — after {} steps", scenario.name, game.step);
+            print!(
+                "{}\n{}",
+                map(&game.world, &config, colour),
+                render::scores(&game.scores())
+            );
+        }
+        Format::Text => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_result(world: &World, scores: &[crate::scenario::game::Score]) -> Result<(), Failure> {
+    #[derive(serde::Serialize)]
+    struct Result<'a> {
+        world: &'a World,
+        scores: &'a [crate::scenario::game::Score],
+    }
+    super::input::print_json(&Result { world, scores })
+}
+
+pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
+    let replay = Replay::load(&args.file)?;
+    let last = replay.worlds.len().saturating_sub(1);
+    let k = args.step.unwrap_or(last);
+    let world = replay.worlds.get(k).ok_or_else(|| {
+        Failure(format!(
+            "{}: there is no step {k} (steps 0 to {last})",
+            args.file.display()
+        ))
+    })?;
+    let programs = |name: &str| {
+        replay
+            .images
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, image)| image.clone())
+            .ok_or_else(|| format!("the replay has no image of {name}"))
+    };
+    let scenario = Scenario::from_text(&replay.name, &replay.scenario, &programs)?;
+    match args.format {
+        Format::Json => print_result(world, &scores(&scenario, world))?,
+        Format::Text => {
+            println!("{} — step {k} of {last}", replay.name);
+            let colour = std::io::stdout().is_terminal();
+            print!(
+                "{}\n{}",
+                map(world, &scenario.config(), colour),
+                render::scores(&scores(&scenario, world))
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
