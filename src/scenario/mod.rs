@@ -186,6 +186,9 @@ pub fn load_program(
     loader: &dyn crate::asm::source::Loader,
     path: &std::path::Path,
 ) -> Result<Image, String> {
+    if !path.is_file() {
+        return Err(format!("there is no program file {}", path.display()));
+    }
     if path.extension().is_some_and(|e| e == "ctm") {
         return crate::image::format::load(path).map_err(|e| e.to_string());
     }
