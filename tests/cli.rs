@@ -1,28 +1,8 @@
 //! The command line on good and bad input: exit codes and messages.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod cli_common;
 
-fn constree(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_constree"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("constree runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use cli_common::{constree, text};
 
 const WORLD: &str = r#"{"dims":[2,1],"cells":[{"robots":[{"frame":{"color":"Red","strength":5},"inventory":[],"processor":{"speed":3},"memory":[{"limit":0,"contents":"0"},{"limit":50,"contents":"0"},{"limit":20,"contents":"1101100110000"}]}],"items":[]},null]}"#;
 

@@ -86,7 +86,7 @@ fn trace_line(name: &str, event: &RobotEvent) -> String {
     let action = event
         .action
         .as_ref()
-        .map_or_else(String::new, |a| format!("{a:?}"));
+        .map_or_else(String::new, |a| a.to_string());
     let run = match &event.run {
         Some(Ok(r)) if r.halted => format!("halted after {} ticks", r.ticks),
         Some(Ok(r)) => format!("ran {} ticks", r.ticks),
@@ -95,7 +95,7 @@ fn trace_line(name: &str, event: &RobotEvent) -> String {
             event
                 .fault
                 .as_ref()
-                .map_or_else(String::new, |f| format!("\n    at {f}"))
+                .map_or_else(String::new, |f| format!("\n    in {f}"))
         ),
         None => String::new(),
     };
@@ -158,11 +158,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         }
     }
     if let Some(path) = &args.record {
-        let images = scenario
-            .robots
-            .iter()
-            .filter_map(|r| Some((r.program.clone()?, r.image.as_deref()?.clone())))
-            .collect();
+        let mut images: Vec<(String, crate::image::Image)> = Vec::new();
+        for r in &scenario.robots {
+            if let (Some(program), Some(image)) = (&r.program, &r.image)
+                && !images.iter().any(|(p, _)| p == program)
+            {
+                images.push((program.clone(), (**image).clone()));
+            }
+        }
         let replay = Replay {
             name: scenario.name.clone(),
             scenario: text,

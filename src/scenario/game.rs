@@ -188,7 +188,7 @@ fn locate_fault(
         match tick(&mut memory) {
             Ok(Tick::Executed(_)) => continue,
             Ok(Tick::Halted) => break,
-            Err(e) => {
+            Err(_) => {
                 let names: Vec<String> = image
                     .map(|im| im.registers.iter().map(|r| r.name.clone()).collect())
                     .unwrap_or_default();
@@ -205,7 +205,7 @@ fn locate_fault(
                         im.location(r, o).map(|l| listing::location(im, l))
                     })
                     .unwrap_or_else(|| "code built at run time".to_string());
-                return format!("{e}: `{instruction}` at {place}");
+                return format!("`{instruction}` at {place}");
             }
         }
     }

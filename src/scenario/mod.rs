@@ -28,6 +28,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use toml::Spanned;
 
+/// The most cells a scenario's grid may have.
+const MAX_CELLS: usize = 1 << 24;
+
+/// The most items one `[[item]]` or inventory entry may stand for.
+const MAX_COUNT: usize = 1 << 16;
+
 /// Where something is placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
@@ -186,9 +192,6 @@ pub fn load_program(
     loader: &dyn crate::asm::source::Loader,
     path: &std::path::Path,
 ) -> Result<Image, String> {
-    if !path.is_file() {
-        return Err(format!("there is no program file {}", path.display()));
-    }
     if path.extension().is_some_and(|e| e == "ctm") {
         return crate::image::format::load(path).map_err(|e| e.to_string());
     }
@@ -234,7 +237,13 @@ impl Scenario {
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
         let asm_loader = crate::asm::source::DiskLoader::new(stdlib);
-        let programs = |program: &str| load_program(&asm_loader, &dir.join(program));
+        let programs = |program: &str| {
+            let path = dir.join(program);
+            if !path.is_file() {
+                return Err(format!("there is no program file {}", path.display()));
+            }
+            load_program(&asm_loader, &path)
+        };
         Scenario::from_text(&name, &text, &programs)
     }
 
@@ -496,7 +505,17 @@ impl Checker<'_> {
                     ));
                 };
                 let [x, y] = *size.get_ref();
-                let count = usize::try_from(x.max(0) * y.max(0)).unwrap_or(0);
+                let count = x
+                    .checked_mul(y)
+                    .and_then(|c| usize::try_from(c).ok())
+                    .filter(|&c| c <= MAX_CELLS)
+                    .ok_or_else(|| {
+                        self.at.error(
+                            size.span(),
+                            "world.size",
+                            format!("a grid of {x} x {y} cells: expected positive sizes and at most {MAX_CELLS} cells"),
+                        )
+                    })?;
                 ((x, y), vec![false; count])
             }
         };
@@ -511,10 +530,10 @@ impl Checker<'_> {
                 None => self.at.whole("world", e.to_string()),
             }
         })?;
-        if shape.cell_count() > 1 << 24 {
+        if shape.cell_count() > MAX_CELLS {
             return Err(self.at.whole(
                 "world.size",
-                "a grid of more than 16,777,216 cells is too large",
+                format!("a grid of more than {MAX_CELLS} cells is too large"),
             ));
         }
         Ok((shape, walls, marks))
@@ -636,6 +655,13 @@ impl Checker<'_> {
             )),
         }
         let count = s.count.unwrap_or(1) as usize;
+        if count > MAX_COUNT {
+            return Err(self.at.error(
+                spec.span(),
+                format!("{field}.count"),
+                format!("{count} items: at most {MAX_COUNT} in one entry"),
+            ));
+        }
         Ok(std::iter::repeat_n(kinds.remove(0), count).collect())
     }
 

@@ -24,7 +24,7 @@ pub struct Replay {
     pub name: String,
     /// The scenario's text.
     pub scenario: String,
-    /// Each robot's name and the image of its program.
+    /// Each program, as the scenario names it, and its image.
     pub images: Vec<(String, Image)>,
     /// The world before the first step, then after each step.
     pub worlds: Vec<World>,
@@ -45,7 +45,7 @@ struct File {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ImageEntry {
-    robot: String,
+    program: String,
     image: serde_json::Value,
 }
 
@@ -146,8 +146,8 @@ impl Replay {
             images: self
                 .images
                 .iter()
-                .map(|(robot, image)| ImageEntry {
-                    robot: robot.clone(),
+                .map(|(program, image)| ImageEntry {
+                    program: program.clone(),
                     image: serde_json::from_str(&crate::image::format::to_json(image))
                         .unwrap_or_default(),
                 })
@@ -239,9 +239,12 @@ impl Replay {
             .iter()
             .map(|e| {
                 crate::image::format::from_json(&e.image.to_string())
-                    .map(|image| (e.robot.clone(), image))
+                    .map(|image| (e.program.clone(), image))
                     .map_err(|err| {
-                        ReplayError(format!("corrupt replay: the image of `{}`: {err}", e.robot))
+                        ReplayError(format!(
+                            "corrupt replay: the image of `{}`: {err}",
+                            e.program
+                        ))
                     })
             })
             .collect::<Result<_, _>>()?;

@@ -46,6 +46,43 @@ pub enum Action {
     Invalid,
 }
 
+/// A readable one-line account: `moved out N`, `lifted item 2`,
+/// `destroyed robot 1`, `built robot from items [0, 2, 3]`. Robots carried
+/// by `Inspected` and `Built` are named by their frame, not printed whole.
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Created => write!(f, "created"),
+            Action::Passed => write!(f, "passed"),
+            Action::MoveBlocked(d) => write!(f, "move {d:?} blocked by a wall"),
+            Action::MovedOut(d) => write!(f, "moved out {d:?}"),
+            Action::MovedIn(d) => write!(f, "moved in from {d:?}"),
+            Action::CannotFit(i) => write!(f, "too weak to lift item {i}"),
+            Action::GrappledOver(i) => write!(f, "grappled over item {i}"),
+            Action::Lifted(i) => write!(f, "lifted item {i}"),
+            Action::Dropped(item) => write!(f, "dropped {item}"),
+            Action::InspectTargetFled(i) => write!(f, "inspect: robot {i} fled"),
+            Action::InspectBlocked(i) => write!(f, "inspect: robot {i}'s shields held"),
+            Action::Inspected(i, r) => write!(
+                f,
+                "inspected robot {i} ({} frame, {} registers)",
+                r.frame.color.code(),
+                r.memory.len()
+            ),
+            Action::DestroyTargetFled(i) => write!(f, "destroy: robot {i} fled"),
+            Action::DestroyBlocked(i) => write!(f, "destroy: robot {i}'s shields held"),
+            Action::Destroyed(i) => write!(f, "destroyed robot {i}"),
+            Action::BuildInterrupted(is) => write!(f, "build interrupted over items {is:?}"),
+            Action::Built(is, r) => write!(
+                f,
+                "built a {} robot from items {is:?}",
+                r.frame.color.code()
+            ),
+            Action::Invalid => write!(f, "invalid command"),
+        }
+    }
+}
+
 /// `(tag, argument)` as in the report's table. `Passed` and `Invalid` encode
 /// alike (`(0, Nil)`), and `Dropped`, `Inspected` and `Built` hide their item
 /// or robot.

@@ -104,6 +104,20 @@ pub enum Item {
     Shield,
 }
 
+/// A short readable name: `cargo 5 (weight 3)`, `shield`, `frame RED 10`,
+/// `processor 100`, `register 64`.
+impl std::fmt::Display for Item {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Item::Cargo(t, w) => write!(f, "cargo {t} (weight {w})"),
+            Item::ProcessorPart(p) => write!(f, "processor {}", p.speed),
+            Item::RegisterPart(r) => write!(f, "register {}", r.limit),
+            Item::FramePart(fr) => write!(f, "frame {} {}", fr.color.code(), fr.strength),
+            Item::Shield => write!(f, "shield"),
+        }
+    }
+}
+
 impl Item {
     /// The report's `weight`: cargo its own, frames 100, all else 1.
     pub fn weight(&self) -> i64 {
