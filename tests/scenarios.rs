@@ -228,6 +228,20 @@ fn replay_errors_say_what_is_wrong() {
     std::fs::write(&broken, full.replace("\"version\":1", "\"version\":99")).unwrap();
     let err = failure_of(&["replay", arg(&broken)]);
     assert!(err.contains("version"), "{err}");
+    assert!(
+        full.contains("\"steps\":[[[0,"),
+        "the walker's first step changes cell 0"
+    );
+    std::fs::write(
+        &broken,
+        full.replace("\"steps\":[[[0,", "\"steps\":[[[999,"),
+    )
+    .unwrap();
+    let err = failure_of(&["replay", arg(&broken)]);
+    assert!(
+        err.contains("corrupt replay: step 1: there is no cell 999"),
+        "{err}"
+    );
     failure_of(&["replay", arg(&dir.join("missing.json"))]);
 }
 
@@ -512,4 +526,25 @@ fn random_placement_follows_the_seed() {
     assert_eq!(a, b, "the same seed places alike");
     assert_eq!(items(&a).iter().sum::<usize>(), 5);
     assert_ne!(items(&a), items(&c), "another seed places elsewhere");
+}
+
+#[test]
+fn an_image_that_overflows_its_own_limits_is_refused() {
+    let dir = scratch_dir("image_overflow");
+    let ctm = dir.join("walker.ctm");
+    stdout_of(&["asm", arg(&example("walker.cta")), "-o", arg(&ctm)]);
+    let text = std::fs::read_to_string(&ctm).unwrap();
+    let out = "\"name\":\"out\",\"limit\":1024";
+    assert!(text.contains(out), "{text}");
+    std::fs::write(&ctm, text.replace(out, "\"name\":\"out\",\"limit\":1")).unwrap();
+    std::fs::write(
+        dir.join("s.toml"),
+        "[world]\nsize = [1, 1]\n[[robot]]\nat = [0, 0]\nprogram = \"walker.ctm\"\n",
+    )
+    .unwrap();
+    let err = failure_of(&["run", arg(&dir.join("s.toml"))]);
+    assert!(
+        err.contains("s.toml:5:11: robot[0].program: register 2 (`out`) holds 4 conses, which do not fit the limit 1"),
+        "{err}"
+    );
 }

@@ -708,14 +708,26 @@ impl Checker<'_> {
                 (image.memory(), Some(Rc::new(image)))
             }
         };
-        let memory = match &r.registers {
-            None => memory,
-            Some(limits) => self.with_limits(
+        let memory = match (&r.registers, &r.program) {
+            (Some(limits), _) => self.with_limits(
                 memory,
-                limits,
+                limits.get_ref(),
+                limits.span(),
                 image.as_deref(),
                 &format!("{field}.registers"),
             )?,
+            // An image read from a file may hold more than its limits.
+            (None, Some(program)) => {
+                let limits: Vec<i64> = memory.iter().map(|r| r.limit).collect();
+                self.with_limits(
+                    memory,
+                    &limits,
+                    program.span(),
+                    image.as_deref(),
+                    &format!("{field}.program"),
+                )?
+            }
+            (None, None) => memory,
         };
         Ok(RobotSetup {
             program: r.program.as_ref().map(|p| p.get_ref().clone()),
@@ -735,14 +747,14 @@ impl Checker<'_> {
     fn with_limits(
         &self,
         memory: Memory,
-        limits: &Spanned<Vec<i64>>,
+        list: &[i64],
+        span: std::ops::Range<usize>,
         image: Option<&Image>,
         field: &str,
     ) -> Result<Memory, ScenarioError> {
-        let list = limits.get_ref();
         if list.len() < memory.len() {
             return Err(self.at.error(
-                limits.span(),
+                span,
                 field,
                 format!("the program has {} registers, but {} limits are listed: its registers would be lost", memory.len(), list.len()),
             ));
@@ -753,13 +765,13 @@ impl Checker<'_> {
                 .get(i)
                 .map(|r| r.contents.clone())
                 .unwrap_or_default();
-            if !contents.fits(limit) {
+            if !(contents.is_nil() || contents.fits(limit)) {
                 let name = image.and_then(|im| im.registers.get(i)).map_or_else(
                     || format!("register {i}"),
                     |r| format!("register {i} (`{}`)", r.name),
                 );
                 return Err(self.at.error(
-                    limits.span(),
+                    span,
                     field,
                     format!(
                         "{name} holds {} conses, which do not fit the limit {limit}",

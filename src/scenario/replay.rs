@@ -3,8 +3,18 @@
 //! A replay holds the scenario's text, the image of every robot's program
 //! (so a debugger has their symbols and source maps) and the world after
 //! every step. Trees are stored once in a node table shared by all steps
-//! (a register that does not change costs nothing from step to step), so a
+//! (a register that does not change costs nothing from step to step), and
+//! each step after the first lists only the squares that changed, so a
 //! long game of a busy world stays small.
+//!
+//! ```json
+//! {"format": "constree-replay", "version": 1, "name": "Harvest",
+//!  "scenario": "…the scenario's TOML…",
+//!  "images": [{"program": "red.cta", "image": {…a .ctm image…}}],
+//!  "nodes": [[0, 0], …],
+//!  "start": {"dims": [8, 4], "wrap": true, "cells": [{"robots": […]}, {}, null, …]},
+//!  "steps": [[[0, {"robots": […], "items": […]}], [1, {}]], …]}
+//! ```
 
 use crate::image::Image;
 use crate::image::format::{NodeTable, trees_from_nodes, write_atomically};
@@ -39,7 +49,10 @@ struct File {
     scenario: String,
     images: Vec<ImageEntry>,
     nodes: Vec<(u64, u64)>,
-    worlds: Vec<WorldJson>,
+    /// The world before the first step (absent in an empty replay).
+    start: Option<WorldJson>,
+    /// For each step: the squares that changed, `[cell, square or null]`.
+    steps: Vec<Vec<(usize, Option<SquareJson>)>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -60,7 +73,9 @@ struct WorldJson {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SquareJson {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     robots: Vec<RobotJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     items: Vec<ItemJson>,
 }
 
@@ -98,34 +113,86 @@ fn item_json(item: &Item, table: &mut NodeTable) -> ItemJson {
     }
 }
 
-fn world_json(world: &World, table: &mut NodeTable) -> WorldJson {
-    let shape = world.shape();
-    WorldJson {
-        dims: shape.dims(),
-        wrap: shape.wraps(),
-        cells: world
-            .cells
+fn square_json(sq: &Square, table: &mut NodeTable) -> SquareJson {
+    SquareJson {
+        robots: sq
+            .robots
             .iter()
-            .map(|c| {
-                c.as_ref().map(|sq| SquareJson {
-                    robots: sq
-                        .robots
-                        .iter()
-                        .map(|r| RobotJson {
-                            frame: r.frame,
-                            inventory: r.inventory.iter().map(|i| item_json(i, table)).collect(),
-                            processor: r.processor,
-                            memory: r
-                                .memory
-                                .iter()
-                                .map(|m| (m.limit, table.id(&m.contents)))
-                                .collect(),
-                        })
-                        .collect(),
-                    items: sq.items.iter().map(|i| item_json(i, table)).collect(),
-                })
+            .map(|r| RobotJson {
+                frame: r.frame,
+                inventory: r.inventory.iter().map(|i| item_json(i, table)).collect(),
+                processor: r.processor,
+                memory: r
+                    .memory
+                    .iter()
+                    .map(|m| (m.limit, table.id(&m.contents)))
+                    .collect(),
             })
             .collect(),
+        items: sq.items.iter().map(|i| item_json(i, table)).collect(),
+    }
+}
+
+fn cell_json(cell: &Cell, table: &mut NodeTable) -> Option<SquareJson> {
+    cell.as_ref().map(|sq| square_json(sq, table))
+}
+
+/// Rebuilds trees, items and squares from their ids.
+struct Reader {
+    trees: Vec<Tree>,
+}
+
+impl Reader {
+    fn tree(&self, id: u64) -> Result<Tree, ReplayError> {
+        self.trees
+            .get(id as usize)
+            .cloned()
+            .ok_or_else(|| ReplayError(format!("corrupt replay: node {id} does not exist")))
+    }
+
+    fn item(&self, i: &ItemJson) -> Result<Item, ReplayError> {
+        Ok(match i {
+            ItemJson::Cargo(t, w) => Item::Cargo(*t, *w),
+            ItemJson::ProcessorPart(p) => Item::ProcessorPart(*p),
+            ItemJson::RegisterPart(limit, id) => {
+                Item::RegisterPart(Register::new(*limit, self.tree(*id)?))
+            }
+            ItemJson::FramePart(f) => Item::FramePart(*f),
+            ItemJson::Shield => Item::Shield,
+        })
+    }
+
+    fn robot(&self, r: &RobotJson) -> Result<Robot, ReplayError> {
+        Ok(Robot {
+            frame: r.frame,
+            inventory: r
+                .inventory
+                .iter()
+                .map(|i| self.item(i))
+                .collect::<Result<_, _>>()?,
+            processor: r.processor,
+            memory: r
+                .memory
+                .iter()
+                .map(|(l, id)| Ok(Register::new(*l, self.tree(*id)?)))
+                .collect::<Result<_, ReplayError>>()?,
+        })
+    }
+
+    fn cell(&self, c: &Option<SquareJson>) -> Result<Cell, ReplayError> {
+        let Some(sq) = c else { return Ok(None) };
+        Ok(Some(Square {
+            robots: sq
+                .robots
+                .iter()
+                .map(|r| self.robot(r))
+                .collect::<Result<_, _>>()?,
+            items: sq
+                .items
+                .iter()
+                .map(|i| self.item(i))
+                .collect::<Result<_, _>>()?,
+        }))
     }
 }
 
@@ -133,10 +200,21 @@ impl Replay {
     /// The replay's JSON text.
     pub fn to_json(&self) -> String {
         let mut table = NodeTable::default();
-        let worlds = self
+        let start = self.worlds.first().map(|w| WorldJson {
+            dims: w.shape().dims(),
+            wrap: w.shape().wraps(),
+            cells: w.cells.iter().map(|c| cell_json(c, &mut table)).collect(),
+        });
+        let steps = self
             .worlds
-            .iter()
-            .map(|w| world_json(w, &mut table))
+            .windows(2)
+            .map(|pair| {
+                let (before, after) = (&pair[0].cells, &pair[1].cells);
+                (0..after.len())
+                    .filter(|&k| before.get(k) != Some(&after[k]))
+                    .map(|k| (k, cell_json(&after[k], &mut table)))
+                    .collect()
+            })
             .collect();
         let file = File {
             format: FORMAT.into(),
@@ -153,7 +231,8 @@ impl Replay {
                 })
                 .collect(),
             nodes: table.into_nodes(),
-            worlds,
+            start,
+            steps,
         };
         let mut text = serde_json::to_string(&file).unwrap_or_default();
         text.push('\n');
@@ -178,61 +257,35 @@ impl Replay {
         }
         let trees = trees_from_nodes(&file.nodes)
             .map_err(|e| ReplayError(format!("corrupt replay: {e}")))?;
-        let tree = |id: u64| -> Result<Tree, ReplayError> {
-            trees
-                .get(id as usize)
-                .cloned()
-                .ok_or_else(|| ReplayError(format!("corrupt replay: node {id} does not exist")))
-        };
-        let item = |i: &ItemJson| -> Result<Item, ReplayError> {
-            Ok(match i {
-                ItemJson::Cargo(t, w) => Item::Cargo(*t, *w),
-                ItemJson::ProcessorPart(p) => Item::ProcessorPart(*p),
-                ItemJson::RegisterPart(limit, id) => {
-                    Item::RegisterPart(Register::new(*limit, tree(*id)?))
-                }
-                ItemJson::FramePart(f) => Item::FramePart(*f),
-                ItemJson::Shield => Item::Shield,
-            })
-        };
-        let mut worlds = Vec::with_capacity(file.worlds.len());
-        for (k, w) in file.worlds.iter().enumerate() {
-            let shape = Shape::new(w.dims, w.wrap)
-                .map_err(|e| ReplayError(format!("corrupt replay: world {k}: {e}")))?;
-            let cells = w
+        let reader = Reader { trees };
+        let mut worlds = Vec::with_capacity(file.steps.len() + 1);
+        if let Some(start) = &file.start {
+            let shape = Shape::new(start.dims, start.wrap)
+                .map_err(|e| ReplayError(format!("corrupt replay: the start: {e}")))?;
+            let cells = start
                 .cells
                 .iter()
-                .map(|c| -> Result<Cell, ReplayError> {
-                    let Some(sq) = c else { return Ok(None) };
-                    Ok(Some(Square {
-                        robots: sq
-                            .robots
-                            .iter()
-                            .map(|r| {
-                                Ok(Robot {
-                                    frame: r.frame,
-                                    inventory: r
-                                        .inventory
-                                        .iter()
-                                        .map(item)
-                                        .collect::<Result<_, _>>()?,
-                                    processor: r.processor,
-                                    memory: r
-                                        .memory
-                                        .iter()
-                                        .map(|(l, id)| Ok(Register::new(*l, tree(*id)?)))
-                                        .collect::<Result<_, ReplayError>>()?,
-                                })
-                            })
-                            .collect::<Result<_, ReplayError>>()?,
-                        items: sq.items.iter().map(item).collect::<Result<_, _>>()?,
-                    }))
-                })
+                .map(|c| reader.cell(c))
                 .collect::<Result<Vec<Cell>, _>>()?;
-            worlds.push(
-                World::new(shape, cells)
-                    .map_err(|e| ReplayError(format!("corrupt replay: world {k}: {e}")))?,
-            );
+            let mut world = World::new(shape, cells)
+                .map_err(|e| ReplayError(format!("corrupt replay: the start: {e}")))?;
+            worlds.push(world.clone());
+            for (k, changes) in file.steps.iter().enumerate() {
+                for (cell, square) in changes {
+                    let slot = world.cells.get_mut(*cell).ok_or_else(|| {
+                        ReplayError(format!(
+                            "corrupt replay: step {}: there is no cell {cell}",
+                            k + 1
+                        ))
+                    })?;
+                    *slot = reader.cell(square)?;
+                }
+                worlds.push(world.clone());
+            }
+        } else if !file.steps.is_empty() {
+            return Err(ReplayError(
+                "corrupt replay: steps without a starting world".into(),
+            ));
         }
         let images = file
             .images
