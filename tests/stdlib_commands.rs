@@ -1,7 +1,7 @@
 //! `std/commands`: commands built from computed values, checked against the
 //! engine's encoders; the routines that aim at the right robot and fetch
 //! the right item, run in worlds where the naive index misses; tick costs
-//! against the formulas of docs/stdlib/commands.md.
+//! against the formulas of docs/stdlib.md (std/commands).
 
 mod stdlib_world;
 
@@ -610,7 +610,7 @@ fn a_lone_builder_must_build_from_the_first_items() {
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = doc_programs("docs/stdlib/commands.md");
+    let programs = docs::programs("commands");
     assert_eq!(programs.len(), 1);
     for p in programs {
         build(&p);

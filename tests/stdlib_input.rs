@@ -3,7 +3,7 @@
 //! with movers, arrivals, destroyed robots, children, inspections, invalid
 //! commands, and input registers too small for the whole input), checked
 //! against values computed in Rust with the engine's encoders; tick costs
-//! checked against the formulas of docs/stdlib/input.md.
+//! checked against the formulas of docs/stdlib.md (std/input).
 
 mod stdlib_world;
 
@@ -1015,13 +1015,13 @@ fn the_module_costs_registers() {
         .filter(|n| n.starts_with("input.") && image.labels.iter().all(|l| l.name != **n))
         .count();
     assert_eq!(declared, 24, "{names:?}");
-    // Code and constant registers: see docs/stdlib/input.md.
+    // Code and constant registers: see docs/stdlib.md (std/input).
     assert!(names.len() <= 7 + 24 + 75, "{} registers", names.len());
 }
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = doc_programs("docs/stdlib/input.md");
+    let programs = docs::programs("input");
     assert_eq!(programs.len(), 1);
     for p in programs {
         build(&p);
@@ -1030,7 +1030,7 @@ fn the_programs_in_the_docs_assemble() {
 
 #[test]
 fn the_docs_example_lifts_a_cargo_at_the_front() {
-    let image = build(&doc_programs("docs/stdlib/input.md")[0]);
+    let image = build(&docs::programs("input")[0]);
     let me = robot(image.memory(), Color::Red, 10, 100_000, vec![]);
     let w = world(
         (1, 1),

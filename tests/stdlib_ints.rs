@@ -3,7 +3,7 @@
 //! forms: trailing zero bits, -0, nested tags), against values computed in
 //! Rust; proptests of the arithmetic against Rust's integers; and every
 //! routine's tick cost against the formula documented in
-//! `stdlib/ints.cta` and `docs/stdlib/ints.md`.
+//! `stdlib/ints.cta` and docs/stdlib.md (std/ints).
 //!
 //! Results are checked exactly (as `i128`, structurally against the
 //! canonical encoding) and as the engine decodes them (`i64::decode`, which
@@ -121,7 +121,7 @@ fn small_values() -> Vec<i128> {
 }
 
 // ---------------------------------------------------------------------------
-// The documented costs (docs/stdlib/ints.md), for any form.
+// The documented costs (docs/stdlib.md (std/ints)), for any form.
 
 fn inc_cost(x: &Shape) -> u64 {
     let m = x.magnitude();

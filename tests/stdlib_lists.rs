@@ -2,7 +2,7 @@
 //! one element, Nil elements, long lists, indices past the end, negative
 //! and non-canonical indices), against values computed in Rust with the
 //! engine's encoders; and every routine's tick cost against the formula
-//! documented in `stdlib/lists.cta` and `docs/stdlib/lists.md`.
+//! documented in `stdlib/lists.cta` and docs/stdlib.md (std/lists).
 
 mod stdlib_common;
 

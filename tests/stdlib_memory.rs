@@ -2,7 +2,7 @@
 //! register number, taken from inspections; a robot that inspects itself
 //! and builds a copy of itself (a fork, and a fresh start), in a world.
 //! Checked against the engine's encoders and `initialize`; tick costs
-//! against docs/stdlib/memory.md.
+//! against docs/stdlib.md (std/memory).
 
 mod stdlib_world;
 
@@ -521,7 +521,7 @@ main:
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = doc_programs("docs/stdlib/memory.md");
+    let programs = docs::programs("memory");
     assert_eq!(programs.len(), 1);
     for p in programs {
         build(&p);

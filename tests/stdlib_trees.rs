@@ -3,7 +3,7 @@
 //! trees near the register limits, paths that run off the tree) and random
 //! trees, against the engine's own trees; and every routine's tick cost
 //! against the formula documented in `stdlib/trees.cta` and
-//! `docs/stdlib/trees.md`.
+//! docs/stdlib.md (std/trees).
 
 mod stdlib_common;
 

@@ -8,6 +8,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../stdlib_docs/mod.rs"]
+pub mod docs;
+
 use constree::asm::assemble;
 use constree::asm::source::{DiskLoader, SourceFile};
 use constree::encoding::{Decode, Encode};
@@ -56,16 +59,14 @@ pub fn program(module: &str, regs: &[&str], body: &str) -> Program {
     build(&source)
 }
 
-/// The first program (```-fenced block) of `docs/stdlib/NAME.md`,
-/// assembled.
+/// The first program (```-fenced block) of `std/NAME`'s section of
+/// `docs/stdlib.md`, assembled.
 pub fn doc_example(name: &str) -> Program {
-    let path = format!("{}/docs/stdlib/{name}.md", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut blocks = text.split("```").skip(1).step_by(2);
+    let blocks = docs::blocks(name);
     let block = blocks
-        .next()
-        .unwrap_or_else(|| panic!("{path} has no example"));
-    build(block.strip_prefix('\n').unwrap_or(block))
+        .first()
+        .unwrap_or_else(|| panic!("the docs of std/{name} have no example"));
+    build(block)
 }
 
 /// A finished run: the memory and the ticks spent.

@@ -7,6 +7,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../stdlib_docs/mod.rs"]
+pub mod docs;
+
 use constree::asm::assemble;
 use constree::asm::source::{MemoryLoader, SourceFile};
 use constree::encoding::{Decode, Encode};
@@ -361,7 +364,7 @@ pub fn action_tag(a: &Action) -> i64 {
 }
 
 // ---------------------------------------------------------------------------
-// Cost formulas of std/input's routines (docs/stdlib/input.md), in ticks,
+// Cost formulas of std/input's routines (docs/stdlib.md (std/input)), in ticks,
 // call and ret included.
 
 pub fn bits(n: u64) -> (u64, u64) {
@@ -480,30 +483,4 @@ pub fn next_index_ticks(k: usize, gone: &[bool]) -> u64 {
 /// input.eq with its call.
 pub fn eq_call_ticks(a: i64, b: i64) -> u64 {
     eq_int_ticks(a, b) + 2
-}
-
-/// The whole programs shown in a docs page (code blocks that start with
-/// `use std/control`).
-pub fn doc_programs(page: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(page);
-    let text = std::fs::read_to_string(&path).expect("the docs page exists");
-    let mut programs = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        match (&mut current, line.trim_start().starts_with("```")) {
-            (None, true) => current = Some(String::new()),
-            (Some(p), true) => {
-                if p.starts_with("use std/control") {
-                    programs.push(p.clone());
-                }
-                current = None;
-            }
-            (Some(p), false) => {
-                p.push_str(line);
-                p.push('\n');
-            }
-            (None, false) => {}
-        }
-    }
-    programs
 }
