@@ -144,3 +144,23 @@ fn missing_files_and_bad_utf8() {
     assert_eq!(assembly.diagnostics[0].code, "E0000");
     assert!(!assembly.render(false).is_empty());
 }
+
+#[test]
+fn includes_nested_past_the_limit_are_an_error() {
+    // f0 includes f1, which includes f2, ... 40 files deep (no cycle).
+    let depth = 40;
+    let mut loader = MemoryLoader::default();
+    for k in 0..depth {
+        let text = if k + 1 < depth {
+            format!("include \"f{}.cta\"\n", k + 1)
+        } else {
+            "reg x = 1\n".to_string()
+        };
+        loader = loader.with(&format!("f{k}.cta"), &text);
+    }
+    let assembly = constree::asm::assemble_file(&loader, std::path::Path::new("f0.cta"));
+    assert!(assembly.image.is_none());
+    let codes: Vec<&str> = assembly.diagnostics.iter().map(|d| &*d.code).collect();
+    assert_eq!(codes, ["E0218"], "{}", assembly.render(false));
+    assert!(assembly.render(false).contains("more than 32 levels deep"));
+}

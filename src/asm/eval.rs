@@ -208,9 +208,10 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
                 return Ok(Value::Int(i64::MIN));
             }
             let n = expect_int(&eval(inner, env)?, inner.span)?;
-            n.checked_neg()
-                .map(Value::Int)
-                .ok_or_else(|| err("E0402", "the negation overflows 64 bits".into()))
+            n.checked_neg().map(Value::Int).ok_or_else(|| {
+                err("E0402", "the negation overflows 64 bits".into())
+                    .label(format!("this is -({n})"))
+            })
         }
         ExprKind::Not(inner) => match eval(inner, env)? {
             Value::Bool(b) => Ok(Value::Bool(!b)),
