@@ -160,7 +160,7 @@ fn includes_nested_past_the_limit_are_an_error() {
     }
     let assembly = constree::asm::assemble_file(&loader, std::path::Path::new("f0.cta"));
     assert!(assembly.image.is_none());
-    let codes: Vec<&str> = assembly.diagnostics.iter().map(|d| &*d.code).collect();
+    let codes: Vec<&str> = assembly.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["E0218"], "{}", assembly.render(false));
     assert!(assembly.render(false).contains("more than 32 levels deep"));
 }
