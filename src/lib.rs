@@ -7,6 +7,7 @@
 pub mod asm;
 pub mod cli;
 pub mod conformance;
+pub mod debugger;
 pub mod encoding;
 pub mod image;
 pub mod machine;

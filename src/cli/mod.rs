@@ -2,6 +2,7 @@
 
 mod asm;
 mod conformance;
+mod debug;
 mod exec;
 mod input;
 mod machine;
@@ -34,6 +35,8 @@ enum Command {
     Run(run::RunArgs),
     /// Show a step of a recorded game.
     Replay(run::ReplayArgs),
+    /// Debug a robot's program inside a live game: step, break, watch, print, go back
+    Debug(debug::DebugArgs),
     /// Check every conformance vector file in a directory.
     Conformance(conformance::Args),
     /// Work with worlds in the interchange format.
@@ -65,6 +68,7 @@ pub fn main() -> ExitCode {
         Command::Exec(args) => exec::run(args),
         Command::Run(args) => run::run(args),
         Command::Replay(args) => run::replay(args),
+        Command::Debug(args) => debug::run(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),
     };

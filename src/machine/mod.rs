@@ -17,7 +17,8 @@ pub use instruction::Instruction;
 pub use outcome::Outcome;
 pub use register::{Memory, Register, trim};
 pub use run::{
-    NEGATIVE_SPEED_TICKS, RunReport, Tick, execute, run_for, run_machine, tick, tick_budget, wipe,
+    NEGATIVE_SPEED_TICKS, Pause, RunReport, Tick, execute, run_for, run_machine, run_until, tick,
+    tick_budget, wipe,
 };
 
 #[cfg(test)]

@@ -211,6 +211,59 @@ pub fn run_for(speed: i64, memory: &mut [Register]) -> Result<RunReport, Machine
     result
 }
 
+/// Why [`run_until`] returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pause {
+    /// The program register is Nil (or the memory empty): the run is over.
+    Halted,
+    /// The ticks allowed ran out.
+    Budget,
+    /// The `stop` test held before the next instruction.
+    Stopped,
+    /// The next instruction fails. The memory may be partly written by it
+    /// (the report wipes it anyway); the ticks count only the instructions
+    /// that succeeded before it.
+    Failed(MachineError),
+}
+
+/// Runs up to `budget` ticks, testing `stop` before each instruction (but
+/// the first, when `skip_first`) with the program register and the memory
+/// (whose register 0 is empty while the machine runs). Returns the ticks
+/// executed and why it paused. A debugger runs a machine under control with
+/// it at nearly the machine's full speed.
+pub fn run_until(
+    memory: &mut [Register],
+    budget: u64,
+    skip_first: bool,
+    stop: &mut dyn FnMut(&Tree, &[Register]) -> bool,
+) -> (u64, Pause) {
+    if memory.is_empty() {
+        return (0, Pause::Halted);
+    }
+    let mut running = Running::new(memory);
+    let mut ticks = 0;
+    let pause = loop {
+        if ticks >= budget {
+            break Pause::Budget;
+        }
+        if running.program.current().is_nil() {
+            break Pause::Halted;
+        }
+        if (ticks > 0 || !skip_first) && stop(running.program.current(), running.memory) {
+            break Pause::Stopped;
+        }
+        let result = running
+            .fetch()
+            .and_then(|i| i.map_or(Ok(()), |i| running.execute(i)));
+        if let Err(e) = result {
+            break Pause::Failed(e);
+        }
+        ticks += 1;
+    };
+    running.stop();
+    (ticks, pause)
+}
+
 /// The report's `runMachine`: `runFor`, and on error every register is wiped
 /// to Nil with its limit kept.
 pub fn run_machine(speed: i64, memory: &mut [Register]) -> Result<RunReport, MachineError> {

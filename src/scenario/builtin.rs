@@ -28,6 +28,11 @@ pub fn scenario() -> Result<Scenario, ScenarioError> {
     Scenario::from_text(NAME, SCENARIO, &programs)
 }
 
+/// The built-in programs: `(file name, text)`.
+pub fn programs() -> &'static [(&'static str, &'static str)] {
+    PROGRAMS
+}
+
 /// The built-in scenario's text.
 pub fn text() -> &'static str {
     SCENARIO

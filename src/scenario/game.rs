@@ -4,7 +4,7 @@
 use super::Scenario;
 use crate::asm::listing;
 use crate::machine::{MachineError, RunReport, Tick, tick};
-use crate::world::step::{Origin, PendingRobot, RobotStep};
+use crate::world::step::{PendingRobot, RobotStep};
 use crate::world::{Action, Command, Position, Robot, StepReport, World, update_with};
 use std::collections::HashMap;
 
@@ -74,7 +74,7 @@ impl<'s> Game<'s> {
         let mut fault: Option<String> = None;
         let world = std::mem::take(&mut self.world);
         let (world, report) = update_with(world, &mut |cell, pending: PendingRobot| {
-            let previous = previous_place(&shape, cell, pending.origin);
+            let previous = pending.origin.source(&shape, cell);
             if previous.is_none() || previous != watched {
                 return pending.run();
             }
@@ -143,28 +143,15 @@ pub fn scores(scenario: &Scenario, world: &World) -> Vec<Score> {
     scores
 }
 
-/// Where a robot of cell `cell` was before the step, from its origin.
-fn previous_place(
-    shape: &crate::world::Shape,
-    cell: usize,
-    origin: Origin,
-) -> Option<(usize, usize)> {
-    match origin {
-        Origin::Stayed(i) => Some((cell, i)),
-        Origin::Arrived { from, index } => shape.neighbour(cell, from).map(|n| (n, index)),
-        Origin::Built(_) => None,
-    }
-}
-
 /// For every robot of the old world that is still there: old place to new.
-fn moves(
+pub fn moves(
     shape: &crate::world::Shape,
     report: &StepReport,
 ) -> HashMap<(usize, usize), (usize, usize)> {
     let mut moves = HashMap::new();
     for (cell, steps) in report.cells.iter().enumerate() {
         for (k, s) in steps.iter().enumerate() {
-            if let Some(previous) = previous_place(shape, cell, s.origin) {
+            if let Some(previous) = s.origin.source(shape, cell) {
                 moves.insert(previous, (cell, k));
             }
         }

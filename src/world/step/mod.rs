@@ -77,6 +77,18 @@ pub enum Origin {
     Built(usize),
 }
 
+impl Origin {
+    /// Where the robot was before the step, `(cell, index)`, given the cell
+    /// it is in now; `None` for a robot built in the step.
+    pub fn source(self, shape: &super::Shape, cell: usize) -> Option<(usize, usize)> {
+        match self {
+            Origin::Stayed(i) => Some((cell, i)),
+            Origin::Arrived { from, index } => shape.neighbour(cell, from).map(|n| (n, index)),
+            Origin::Built(_) => None,
+        }
+    }
+}
+
 /// What happened to one robot of the new square during the step.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RobotStep {

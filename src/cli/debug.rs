@@ -1,0 +1,324 @@
+//! `constree debug`: the debugger's front ends. Interactive on a terminal
+//! (rustyline: history, completion, hints, a coloured prompt, Ctrl-C to
+//! interrupt a long run), batch otherwise (`--batch FILE` or commands on
+//! standard input): every command echoed as `> COMMAND`, errors as
+//! `error: ...`, exit code 1 if any command failed.
+
+use super::Failure;
+use super::asm::StdlibOption;
+use crate::asm::source::DiskLoader;
+use crate::debugger::commands::{COMMANDS, Outcome};
+use crate::debugger::session::Session;
+use crate::debugger::source::Program;
+use crate::debugger::view::Format;
+use crate::debugger::{Debugger, INTERRUPT};
+use crate::scenario::replay::Replay;
+use crate::scenario::{Scenario, builtin, load_program};
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+use std::borrow::Cow;
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+
+/// `constree debug`.
+#[derive(clap::Args)]
+pub struct DebugArgs {
+    /// A scenario (`.toml`), or a program (`.cta`, `.ctm`) to place in a
+    /// small default world; without one, the built-in game.
+    target: Option<PathBuf>,
+    /// The robot to follow: its name in the scenario, or `X,Y[#I]`
+    /// (position and index in the square). Default: the first robot.
+    #[arg(long, value_name = "SEL")]
+    robot: Option<String>,
+    /// Debug a recorded game (`run --record`).
+    #[arg(long, value_name = "FILE", conflicts_with = "target")]
+    replay: Option<PathBuf>,
+    /// Read the commands from this file instead of the terminal.
+    #[arg(long, value_name = "FILE")]
+    batch: Option<PathBuf>,
+    #[command(flatten)]
+    stdlib: StdlibOption,
+}
+
+/// The default world of a lone program: 5 x 5, the robot in the middle.
+fn lone_program_scenario(path: &Path) -> String {
+    format!(
+        "name = {:?}\nsteps = 100\n[world]\nsize = [5, 5]\n[[robot]]\nname = \"bot\"\nat = [2, 2]\nprogram = \"program\"\n",
+        path.display().to_string()
+    )
+}
+
+/// The scenario, the directory its sources are read from, built-in
+/// sources, and the world to start from (with each robot's place).
+fn load(args: &DebugArgs) -> Result<(Scenario, PathBuf, Vec<(String, String)>), Failure> {
+    let dir_of = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
+    if let Some(file) = &args.replay {
+        let replay = Replay::load(file)?;
+        let programs = |name: &str| {
+            replay
+                .images
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, image)| image.clone())
+                .ok_or_else(|| format!("the replay has no image of {name}"))
+        };
+        let scenario = Scenario::from_text(&replay.name, &replay.scenario, &programs)?;
+        let (world, _) = scenario.world(scenario.seed);
+        if replay.worlds.first() != Some(&world) {
+            return Err(Failure(format!(
+                "{}: the recorded start differs from its scenario's",
+                file.display()
+            )));
+        }
+        return Ok((scenario, dir_of(file), Vec::new()));
+    }
+    let Some(target) = &args.target else {
+        let builtins = builtin::programs()
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        return Ok((builtin::scenario()?, PathBuf::new(), builtins));
+    };
+    let is_program = target
+        .extension()
+        .is_some_and(|e| e == "cta" || e == "ctm");
+    if !is_program {
+        return Ok((Scenario::load(target, args.stdlib.dir())?, dir_of(target), Vec::new()));
+    }
+    if !target.is_file() {
+        return Err(Failure(format!("there is no program file {}", target.display())));
+    }
+    let loader = DiskLoader::new(args.stdlib.dir());
+    let programs = |_: &str| load_program(&loader, target);
+    let text = lone_program_scenario(target);
+    let scenario = Scenario::from_text(&target.display().to_string(), &text, &programs)?;
+    Ok((scenario, dir_of(target), Vec::new()))
+}
+
+fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
+    let (scenario, dir, builtins) = load(args)?;
+    let (world, starts) = scenario.world(scenario.seed);
+    let programs = scenario
+        .robots
+        .iter()
+        .map(|r| {
+            r.image
+                .clone()
+                .map(|image| Rc::new(Program::new(image, dir.clone(), builtins.clone())))
+        })
+        .collect();
+    let first = starts.first().copied();
+    let session = Session::new(scenario, world, starts, first);
+    let mut debugger = Debugger::new(session, programs);
+    if let Some(sel) = &args.robot {
+        let place = debugger.select(sel).map_err(Failure)?;
+        debugger.session.set_focus(Some(place));
+    }
+    if debugger.session.focus().is_none() {
+        return Err(Failure("the scenario has no robot to debug".into()));
+    }
+    Ok(debugger)
+}
+
+/// The first lines: what is debugged and where it stands.
+fn banner(d: &Debugger) -> String {
+    let name = d
+        .focus_robot()
+        .map_or("a robot", |k| d.session.scenario.robots[k].name.as_str());
+    format!(
+        "Debugging {} ({} steps), focus on {name}. `help` lists the commands.\n{}",
+        d.session.scenario.name,
+        d.session.scenario.steps,
+        d.here()
+    )
+}
+
+pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
+    let mut debugger = debugger(&args)?;
+    match &args.batch {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
+            Ok(batch(&mut debugger, text.lines().map(str::to_string)))
+        }
+        None if !std::io::stdin().is_terminal() => {
+            let lines = std::io::stdin().lock().lines().map_while(Result::ok);
+            Ok(batch(&mut debugger, lines))
+        }
+        None => interactive(&mut debugger),
+    }
+}
+
+/// Runs commands from a file or a pipe; a plain, deterministic transcript.
+fn batch(debugger: &mut Debugger, lines: impl Iterator<Item = String>) -> ExitCode {
+    println!("{}", banner(debugger));
+    let mut failed = false;
+    for line in lines {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        println!("> {line}");
+        match debugger.execute(line) {
+            Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
+            Ok(Outcome::Output(_)) => {}
+            Ok(Outcome::Quit) => break,
+            Err(e) => {
+                println!("error: {e}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPT.store(true, Ordering::Relaxed);
+}
+
+/// The history file: `$CONSTREE_HISTORY`, else `~/.constree_history`.
+fn history_file() -> Option<PathBuf> {
+    std::env::var_os("CONSTREE_HISTORY")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".constree_history")))
+}
+
+fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
+    // Ctrl-C while a command runs interrupts it (while a line is read,
+    // rustyline sees it as a key).
+    // SAFETY: the handler only stores to an atomic.
+    unsafe {
+        libc::signal(libc::SIGINT, on_interrupt as *const () as libc::sighandler_t);
+    }
+    let mut editor: Editor<DebugHelper, rustyline::history::DefaultHistory> =
+        Editor::new().map_err(|e| Failure(e.to_string()))?;
+    let history = history_file();
+    if let Some(h) = &history {
+        let _ = editor.load_history(h);
+    }
+    println!("{}", banner(debugger));
+    let mut last = String::new();
+    loop {
+        let prompt = format!("({}) ", debugger.position());
+        editor.set_helper(Some(DebugHelper {
+            symbols: debugger.symbols(),
+            prompt: format!("\x1b[1;36m{prompt}\x1b[0m"),
+        }));
+        let line = match editor.readline(&prompt) {
+            Ok(line) => line,
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(Failure(e.to_string())),
+        };
+        let line = if line.trim().is_empty() {
+            last.clone()
+        } else {
+            let _ = editor.add_history_entry(line.as_str());
+            line
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        last = line.clone();
+        INTERRUPT.store(false, Ordering::Relaxed);
+        match debugger.execute(&line) {
+            Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
+            Ok(Outcome::Output(_)) => {}
+            Ok(Outcome::Quit) => break,
+            Err(e) => println!("\x1b[31merror:\x1b[0m {e}"),
+        }
+    }
+    if let Some(h) = &history {
+        let _ = editor.save_history(h);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Completion of commands, labels, registers, robots and formats; hints
+/// with a command's arguments; the coloured prompt.
+struct DebugHelper {
+    symbols: Vec<String>,
+    prompt: String,
+}
+
+impl Completer for DebugHelper {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let before = &line[..pos];
+        let start = before
+            .rfind(|c: char| c.is_whitespace())
+            .map_or(0, |i| i + 1);
+        let word = &before[start..];
+        let candidates: Vec<String> = if start == 0 {
+            COMMANDS
+                .iter()
+                .map(|c| c.name.to_string())
+                .filter(|n| n.starts_with(word))
+                .collect()
+        } else if word.starts_with('/') {
+            Format::NAMES
+                .iter()
+                .map(|f| format!("/{f}"))
+                .filter(|f| f.starts_with(word))
+                .collect()
+        } else {
+            let info = ["registers", "breakpoints", "display", "robot", "frame"];
+            self.symbols
+                .iter()
+                .map(String::as_str)
+                .chain(before.starts_with("info ").then_some(info).into_iter().flatten())
+                .filter(|s| s.starts_with(word))
+                .map(str::to_string)
+                .collect()
+        };
+        Ok((start, candidates))
+    }
+}
+
+impl Hinter for DebugHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<String> {
+        if pos < line.len() {
+            return None;
+        }
+        let word = line.strip_suffix(' ')?;
+        let command = crate::debugger::commands::find(word.trim())?;
+        (!command.usage.is_empty()).then(|| command.usage.to_string())
+    }
+}
+
+impl Highlighter for DebugHelper {
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(&'s self, prompt: &'p str, default: bool) -> Cow<'b, str> {
+        if default {
+            Cow::Borrowed(&self.prompt)
+        } else {
+            Cow::Borrowed(prompt)
+        }
+    }
+
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+    }
+}
+
+impl Validator for DebugHelper {}
+
+impl Helper for DebugHelper {}

@@ -1,0 +1,246 @@
+//! `break`, `tbreak`, `watch`, `delete` and `info breakpoints`.
+
+use super::super::Debugger;
+use super::super::points::{Breakpoint, Comparison, Condition, Watchpoint};
+use super::super::source::Program;
+use crate::tree::Tree;
+use rustc_hash::FxHashSet;
+
+impl Debugger {
+    /// A register of the focused robot by name or number (`r3`, `3`).
+    pub(crate) fn register_index(&self, name: &str) -> Result<usize, String> {
+        let names = self.register_names();
+        if let Some(i) = names.iter().position(|n| n == name) {
+            return Ok(i);
+        }
+        let number = name.strip_prefix('r').unwrap_or(name);
+        match number.parse::<usize>() {
+            Ok(i) if i < names.len() => Ok(i),
+            Ok(i) => Err(format!(
+                "there is no register {i}: the robot has {}",
+                names.len()
+            )),
+            Err(_) => Err(format!("no register named {name:?}")),
+        }
+    }
+
+    fn condition(&self, text: &str) -> Result<Condition, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            [reg, "is", "nil"] => Ok(Condition::IsNil(self.register_index(reg)?)),
+            [reg, "is", "cons"] => Ok(Condition::IsCons(self.register_index(reg)?)),
+            _ => {
+                let (size, rest) = text
+                    .trim()
+                    .strip_prefix("size(")
+                    .and_then(|r| r.split_once(')'))
+                    .ok_or_else(|| {
+                        format!("bad condition {text:?}: expected `REG is nil`, `REG is cons` or `size(REG) > N`")
+                    })?;
+                let rest = rest.trim();
+                let split = rest
+                    .find(|c: char| c.is_ascii_digit())
+                    .ok_or_else(|| format!("bad condition {text:?}: size(REG) OP N needs a number"))?;
+                let (op, n) = rest.split_at(split);
+                let op = Comparison::parse(op.trim())
+                    .ok_or_else(|| format!("bad comparison {:?}: use <, <=, >, >=, == or !=", op.trim()))?;
+                let n = n
+                    .trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("{:?} is not a number", n.trim()))?;
+                Ok(Condition::Size(self.register_index(size.trim())?, op, n))
+            }
+        }
+    }
+
+    /// The code nodes a breakpoint location names, and a description.
+    fn resolve(&self, program: &Program, spec: &str) -> Result<(FxHashSet<usize>, String), String> {
+        let describe = |tree: &Tree| self.instruction_text(tree);
+        // A label.
+        if let Some(l) = program.image.labels.iter().find(|l| l.name == spec) {
+            let code = program
+                .code_at(l.register, l.offset)
+                .ok_or_else(|| format!("label {spec} has no code"))?;
+            let text = describe(&code);
+            return Ok((std::iter::once(code.node_id()).collect(), text));
+        }
+        let Some((left, right)) = spec.rsplit_once(':') else {
+            return Err(format!(
+                "no label {spec:?}: give a label, FILE:LINE or REG:OFFSET"
+            ));
+        };
+        let number = right
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{right:?} is not a line or offset number"))?;
+        // FILE:LINE.
+        if let Some(file) = program.file_index(left) {
+            let code = program.instructions();
+            let on_line = |tree: &Tree| {
+                program.location(tree).is_some_and(|l| {
+                    (l.file == file && l.line == number)
+                        || l
+                            .expansion
+                            .iter()
+                            .any(|s| s.file == file && s.line == number)
+                })
+            };
+            let mut nodes = FxHashSet::default();
+            let mut first = None;
+            for (tree, p) in &code {
+                if !on_line(tree) {
+                    continue;
+                }
+                // Only where the line starts: not after an instruction of
+                // the same line in the same register.
+                let previous = p
+                    .offset
+                    .checked_sub(1)
+                    .and_then(|o| program.code_at(p.register, o));
+                if previous.as_ref().is_some_and(on_line) {
+                    continue;
+                }
+                first.get_or_insert_with(|| tree.clone());
+                nodes.insert(tree.node_id());
+            }
+            let Some(first) = first else {
+                return Err(format!("no code on line {number} of {left}"));
+            };
+            let more = if nodes.len() > 1 {
+                format!(" (and {} more places)", nodes.len() - 1)
+            } else {
+                String::new()
+            };
+            return Ok((nodes, format!("{}{more}", describe(&first))));
+        }
+        // REG:OFFSET.
+        let register = self.register_index(left).map_err(|_| {
+            format!("{left:?} is neither a source file of the program nor a register")
+        })?;
+        let code = program
+            .code_at(register, number as usize)
+            .ok_or_else(|| format!("register {left} has no instruction at offset {number}"))?;
+        let text = describe(&code);
+        Ok((std::iter::once(code.node_id()).collect(), text))
+    }
+
+    pub(crate) fn add_break(&mut self, args: &str, temporary: bool) -> Result<String, String> {
+        let program = self
+            .program()
+            .ok_or("the focused robot has no image to set breakpoints in")?;
+        let (spec, condition) = match args.split_once(" if ") {
+            Some((s, c)) => (s.trim(), Some(c.trim())),
+            None => (args.trim(), None),
+        };
+        if spec.is_empty() {
+            return Err("break where? LABEL, FILE:LINE or REG:OFFSET".into());
+        }
+        let (nodes, place) = self.resolve(&program, spec)?;
+        let condition = match condition {
+            Some(c) => Some((c.to_string(), self.condition(c)?)),
+            None => None,
+        };
+        let id = self.new_id();
+        let kind = if temporary { "Temporary breakpoint" } else { "Breakpoint" };
+        let text = format!("{kind} {id} at {place}");
+        self.breakpoints.push(Breakpoint {
+            id,
+            spec: spec.to_string(),
+            nodes,
+            place,
+            condition,
+            temporary,
+            hits: 0,
+        });
+        Ok(text)
+    }
+
+    /// Sets every breakpoint again in the focused robot's program (after a
+    /// change of focus); one its program has no place for never hits.
+    pub(crate) fn rebind_breakpoints(&mut self) {
+        let program = self.program();
+        let mut breakpoints = std::mem::take(&mut self.breakpoints);
+        for b in &mut breakpoints {
+            match program.as_ref().map(|p| self.resolve(p, &b.spec)) {
+                Some(Ok((nodes, place))) => {
+                    b.nodes = nodes;
+                    b.place = place;
+                }
+                _ => b.nodes.clear(),
+            }
+        }
+        self.breakpoints = breakpoints;
+    }
+
+    pub(crate) fn add_watch(&mut self, args: &str) -> Result<String, String> {
+        let name = args.trim();
+        if name.is_empty() {
+            return Err("watch what? a register".into());
+        }
+        let register = self.register_index(name)?;
+        let id = self.new_id();
+        let name = self.register_names()[register].clone();
+        let text = format!("Watchpoint {id}: {name}");
+        self.watches.push(Watchpoint {
+            id,
+            register,
+            name,
+            hits: 0,
+        });
+        Ok(text)
+    }
+
+    pub(crate) fn delete(&mut self, args: &str) -> Result<String, String> {
+        if args.trim().is_empty() {
+            let n = self.breakpoints.len() + self.watches.len();
+            self.breakpoints.clear();
+            self.watches.clear();
+            return Ok(format!("Deleted {n} breakpoints and watchpoints."));
+        }
+        let mut deleted = Vec::new();
+        for word in args.split_whitespace() {
+            let id: usize = word
+                .parse()
+                .map_err(|_| format!("{word:?} is not a breakpoint number"))?;
+            let before = self.breakpoints.len() + self.watches.len();
+            self.breakpoints.retain(|b| b.id != id);
+            self.watches.retain(|w| w.id != id);
+            if self.breakpoints.len() + self.watches.len() == before {
+                return Err(format!("no breakpoint or watchpoint {id}"));
+            }
+            deleted.push(word);
+        }
+        Ok(format!("Deleted {}.", deleted.join(", ")))
+    }
+
+    pub(crate) fn info_breakpoints(&self) -> String {
+        if self.breakpoints.is_empty() && self.watches.is_empty() {
+            return "No breakpoints or watchpoints.".to_string();
+        }
+        let mut out = String::from("Num  Type        Hits  What");
+        let mut rows: Vec<(usize, String)> = Vec::new();
+        for b in &self.breakpoints {
+            let kind = if b.temporary { "tbreak" } else { "breakpoint" };
+            let cond = b
+                .condition
+                .as_ref()
+                .map_or_else(String::new, |(c, _)| format!(" if {c}"));
+            rows.push((
+                b.id,
+                format!("{:<4} {kind:<11} {:>4}  {}: {}{cond}", b.id, b.hits, b.spec, b.place),
+            ));
+        }
+        for w in &self.watches {
+            rows.push((
+                w.id,
+                format!("{:<4} {:<11} {:>4}  {}", w.id, "watchpoint", w.hits, w.name),
+            ));
+        }
+        rows.sort();
+        for (_, row) in rows {
+            out.push('\n');
+            out.push_str(&row);
+        }
+        out
+    }
+}

@@ -1,0 +1,380 @@
+//! Looking and changing: `print`, `display`, `info`, `list`, `backtrace`,
+//! the world, robots, items and scores, `focus` and `set`.
+
+use super::super::Debugger;
+use super::super::view::{self, Format, RegisterRef, ViewContext};
+use crate::scenario::game::scores;
+use crate::tree::Tree;
+
+/// Source lines shown around the current one by `list`.
+const LIST_CONTEXT: u32 = 5;
+
+impl Debugger {
+    /// Splits `EXPR [/FMT]` (the format may come first too).
+    fn expression(args: &str) -> Result<(String, Format), String> {
+        let mut format = Format::Auto;
+        let mut expr = Vec::new();
+        for word in args.split_whitespace() {
+            if word.starts_with('/') {
+                format = Format::parse(word)?;
+            } else {
+                expr.push(word);
+            }
+        }
+        if expr.is_empty() {
+            return Err("print what? a register or a path into it (`in.1.0`)".into());
+        }
+        Ok((expr.join(""), format))
+    }
+
+    /// The value of an expression, shown.
+    fn evaluate(&self, expr: &str, format: Format) -> Result<String, String> {
+        let robot = self.session.focused().ok_or("no robot in focus")?;
+        let names = self.register_names();
+        let path = view::parse_path(expr, &names)?;
+        let index = match &path.register {
+            RegisterRef::Index(i) => *i,
+            RegisterRef::Name(n) => self.register_index(n)?,
+        };
+        let register = robot.memory.get(index).ok_or_else(|| {
+            format!(
+                "there is no register {index}: the robot has {}",
+                robot.memory.len()
+            )
+        })?;
+        let tree = view::follow(&register.contents, &path)?;
+        let program = self.program();
+        let ctx = ViewContext {
+            image: program.as_ref().map(|p| &*p.image),
+            register_names: &names,
+            input_limit: robot.memory.get(1).map(|r| r.limit),
+        };
+        view::show(&tree, format, &ctx)
+    }
+
+    pub(crate) fn print(&self, args: &str) -> Result<String, String> {
+        let (expr, format) = Self::expression(args)?;
+        let shown = self.evaluate(&expr, format)?;
+        Ok(if shown.contains('\n') {
+            format!("{expr} =\n{shown}")
+        } else {
+            format!("{expr} = {shown}")
+        })
+    }
+
+    pub(crate) fn display(&mut self, args: &str) -> Result<String, String> {
+        let (expr, format) = Self::expression(args)?;
+        let shown = self.evaluate(&expr, format)?;
+        let id = self.new_id();
+        let spec = match format {
+            Format::Auto => expr.clone(),
+            f => format!("{expr} {f}"),
+        };
+        self.displays.push((id, spec));
+        Ok(format!("{id}: {expr} = {shown}"))
+    }
+
+    pub(crate) fn undisplay(&mut self, args: &str) -> Result<String, String> {
+        if args.trim().is_empty() {
+            self.displays.clear();
+            return Ok("No more displays.".into());
+        }
+        for word in args.split_whitespace() {
+            let id: usize = word
+                .parse()
+                .map_err(|_| format!("{word:?} is not a display number"))?;
+            let before = self.displays.len();
+            self.displays.retain(|(i, _)| *i != id);
+            if self.displays.len() == before {
+                return Err(format!("no display {id}"));
+            }
+        }
+        Ok(String::new())
+    }
+
+    /// The displays, evaluated now.
+    pub(crate) fn show_displays(&self) -> Vec<String> {
+        self.displays
+            .iter()
+            .map(|(id, spec)| {
+                let shown = Self::expression(spec)
+                    .and_then(|(expr, format)| self.evaluate(&expr, format))
+                    .unwrap_or_else(|e| format!("<{e}>"));
+                format!("{id}: {spec} = {shown}")
+            })
+            .collect()
+    }
+
+    pub(crate) fn info(&self, args: &str) -> Result<String, String> {
+        match args.trim() {
+            "registers" | "r" | "reg" => self.info_registers(),
+            "breakpoints" | "b" | "break" | "watchpoints" => Ok(self.info_breakpoints()),
+            "display" => Ok(if self.displays.is_empty() {
+                "No displays.".to_string()
+            } else {
+                self.show_displays().join("\n")
+            }),
+            "robot" => self.info_robot(),
+            "frame" | "f" => Ok(self.here()),
+            other => Err(format!(
+                "info {other:?}? registers, breakpoints, display, robot or frame"
+            )),
+        }
+    }
+
+    fn info_registers(&self) -> Result<String, String> {
+        let robot = self.session.focused().ok_or("no robot in focus")?;
+        let names = self.register_names();
+        let mut out = String::from("  #  name          limit      size  value");
+        for (i, r) in robot.memory.iter().enumerate() {
+            out.push_str(&format!(
+                "\n{i:>3}  {:<12} {:>6} {:>9}  {}",
+                names[i],
+                r.limit,
+                r.contents.size(),
+                crate::asm::show::guess(&r.contents, 60)
+            ));
+        }
+        Ok(out)
+    }
+
+    fn info_robot(&self) -> Result<String, String> {
+        let place = self.session.focus().ok_or("no robot in focus")?;
+        let robot = self.session.focused().ok_or("no robot in focus")?;
+        let (x, y) = self.session.world().shape().position(place.0);
+        let name = self
+            .focus_robot()
+            .map_or_else(|| "(not a scenario robot)".to_string(), |k| {
+                self.session.scenario.robots[k].name.clone()
+            });
+        let inventory: Vec<String> = robot.inventory.iter().map(ToString::to_string).collect();
+        let mut out = format!(
+            "{name} at ({x}, {y}) #{}: {} frame, strength {}, speed {}, {} registers\n  carries: {}",
+            place.1,
+            robot.frame.color.code(),
+            robot.frame.strength,
+            robot.processor.speed,
+            robot.memory.len(),
+            if inventory.is_empty() {
+                "nothing".to_string()
+            } else {
+                inventory.join(", ")
+            }
+        );
+        if let Some(run) = self.session.run() {
+            let command = run.command.as_ref().map_or_else(
+                || "no command".to_string(),
+                |c| crate::asm::show::command(c).unwrap_or_else(|| "Build …".to_string()),
+            );
+            out.push_str(&format!(
+                "\n  this step: {command} -> {}; {} ticks to run",
+                run.action, run.budget
+            ));
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn list(&self, args: &str) -> Result<String, String> {
+        let program = self
+            .program()
+            .ok_or("the focused robot has no source map")?;
+        let current = program.location(&self.prog_tree()).map(|l| match l.expansion.last() {
+            Some(site) => (site.file, site.line),
+            None => (l.file, l.line),
+        });
+        let args = args.trim();
+        let center = if args.is_empty() {
+            current.ok_or("the current instruction has no source line: give FILE:LINE or a label")?
+        } else if let Some(l) = program.image.labels.iter().find(|l| l.name == args) {
+            let code = program
+                .code_at(l.register, l.offset)
+                .ok_or_else(|| format!("label {args} has no code"))?;
+            program
+                .outer_line(&code)
+                .ok_or_else(|| format!("label {args} has no source line"))?
+        } else {
+            let (file, line) = match args.rsplit_once(':') {
+                Some((f, l)) => (
+                    program
+                        .file_index(f)
+                        .ok_or_else(|| format!("no source file {f:?} in the program"))?,
+                    l,
+                ),
+                None => (current.map_or(0, |c| c.0), args),
+            };
+            let line = line
+                .parse::<u32>()
+                .map_err(|_| format!("{line:?} is not a line number"))?;
+            (file, line)
+        };
+        let text = program
+            .text(center.0)
+            .ok_or_else(|| format!("the source of {} cannot be read", program.file_name(center.0)))?;
+        let first = center.1.saturating_sub(LIST_CONTEXT).max(1);
+        let mut out = vec![format!("{}:", program.file_name(center.0))];
+        for (k, line) in text.lines().enumerate().skip(first as usize - 1).take(2 * LIST_CONTEXT as usize + 1) {
+            let n = k as u32 + 1;
+            let mark = if Some((center.0, n)) == current { ">" } else { " " };
+            out.push(format!("{mark}{n:>5} | {line}"));
+        }
+        Ok(out.join("\n"))
+    }
+
+    fn prog_tree(&self) -> Tree {
+        self.session
+            .focused()
+            .and_then(|r| r.memory.first())
+            .map(|r| r.contents.clone())
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn backtrace(&self) -> Result<String, String> {
+        let robot = self.session.focused().ok_or("no robot in focus")?;
+        let mut out = vec![format!("#0  {}", self.instruction_text(&self.prog_tree()))];
+        let program = self.program();
+        let Some(cs) = program.as_ref().and_then(|p| p.image.callstack) else {
+            return Ok(out.join("\n"));
+        };
+        let stack = robot.memory.get(cs.stack).map(|r| r.contents.clone()).unwrap_or_default();
+        for (k, frame) in stack.iter_list().enumerate() {
+            // A frame is the code of the `call`'s jump: its location is the
+            // call site, and the routine returns to the code after it.
+            out.push(format!("#{}  {}", k + 1, self.instruction_text(frame)));
+            if k >= 100 {
+                out.push(format!("… {} frames in all", stack.list_len()));
+                break;
+            }
+        }
+        Ok(out.join("\n"))
+    }
+
+    pub(crate) fn world_map(&self) -> String {
+        let config = self.session.scenario.config();
+        format!(
+            "{}\n{}",
+            self.position(),
+            crate::world::render::visualize(self.session.world(), &config)
+        )
+    }
+
+    pub(crate) fn robots_list(&self) -> String {
+        let world = self.session.world();
+        let shape = world.shape();
+        let mut out = vec![format!("{}:", self.position())];
+        for (cell, square) in world.cells.iter().enumerate() {
+            let Some(square) = square else { continue };
+            for (k, robot) in square.robots.iter().enumerate() {
+                let (x, y) = shape.position(cell);
+                let name = self
+                    .session
+                    .robots()
+                    .iter()
+                    .position(|p| *p == Some((cell, k)))
+                    .map_or("", |i| self.session.scenario.robots[i].name.as_str());
+                let focus = if self.session.focus() == Some((cell, k)) { "*" } else { " " };
+                let action = self
+                    .session
+                    .report()
+                    .cells
+                    .get(cell)
+                    .and_then(|s| s.get(k))
+                    .map_or_else(String::new, |s| format!("  last action: {}", s.action));
+                out.push(format!(
+                    "{focus} ({x}, {y})#{k} {name:<10} {} strength {}, {} items{action}",
+                    robot.frame.color.code(),
+                    robot.frame.strength,
+                    robot.inventory.len()
+                ));
+            }
+        }
+        out.join("\n")
+    }
+
+    pub(crate) fn items_list(&self) -> String {
+        let world = self.session.world();
+        let shape = world.shape();
+        let mut out = Vec::new();
+        for (cell, square) in world.cells.iter().enumerate() {
+            let Some(square) = square else { continue };
+            if square.items.is_empty() {
+                continue;
+            }
+            let (x, y) = shape.position(cell);
+            let items: Vec<String> = square
+                .items
+                .iter()
+                .enumerate()
+                .map(|(i, it)| format!("[{i}] {it}"))
+                .collect();
+            out.push(format!("({x}, {y}): {}", items.join(", ")));
+        }
+        if out.is_empty() {
+            "No items lie on the ground.".to_string()
+        } else {
+            out.join("\n")
+        }
+    }
+
+    pub(crate) fn score(&self) -> String {
+        let scores = scores(&self.session.scenario, self.session.world());
+        if scores.is_empty() {
+            return "No players.".to_string();
+        }
+        scores
+            .iter()
+            .map(|s| format!("{:<10} {:>6}", s.player, s.score))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    pub(crate) fn focus_on(&mut self, args: &str) -> Result<String, String> {
+        // Only a robot focused as its step begins runs under control: the
+        // current step is finished first.
+        self.session.finish_step();
+        let place = self.select(args.trim())?;
+        self.session.set_focus(Some(place));
+        self.rebind_breakpoints();
+        Ok(format!(
+            "Focus on {}; reverse execution starts from here.\n{}",
+            args.trim(),
+            self.here()
+        ))
+    }
+
+    pub(crate) fn set(&mut self, args: &str) -> Result<String, String> {
+        let args = args.trim();
+        let (name, literal) = match args.strip_prefix("output ") {
+            Some(rest) => ("out", rest.trim()),
+            None => {
+                let (n, l) = args
+                    .split_once('=')
+                    .ok_or("set REG = LITERAL, or set output LITERAL")?;
+                (n.trim(), l.trim())
+            }
+        };
+        let index = if name == "out" && !self.register_names().iter().any(|n| n == "out") {
+            2
+        } else {
+            self.register_index(name)?
+        };
+        let tree = crate::asm::parse_literal(literal)
+            .map_err(|e| format!("bad literal {literal:?}: {e}"))?;
+        let memory = self
+            .session
+            .focused_memory_mut()
+            .ok_or("no robot in focus")?;
+        let register = memory
+            .get_mut(index)
+            .ok_or_else(|| format!("there is no register {index}"))?;
+        if !(tree.is_nil() || tree.fits(register.limit)) {
+            return Err(format!(
+                "{literal} is {} conses: it does not fit {name}'s limit {}",
+                tree.size(),
+                register.limit
+            ));
+        }
+        register.contents = tree;
+        self.session.snapshot();
+        self.print(name)
+    }
+}

@@ -1,0 +1,156 @@
+//! The debugger's command language: gdb's names and short forms, one line
+//! per command, each giving its output text or a one-line error.
+
+mod inspect;
+mod breaks;
+mod run;
+
+use super::Debugger;
+
+/// A command: its name, short forms, usage and help.
+pub struct CommandInfo {
+    /// The name.
+    pub name: &'static str,
+    /// Short forms.
+    pub aliases: &'static [&'static str],
+    /// Arguments, as help shows them.
+    pub usage: &'static str,
+    /// What it does.
+    pub help: &'static str,
+}
+
+macro_rules! commands {
+    ($($name:literal [$($alias:literal),*] $usage:literal $help:literal;)*) => {
+        /// Every command.
+        pub const COMMANDS: &[CommandInfo] = &[
+            $(CommandInfo { name: $name, aliases: &[$($alias),*], usage: $usage, help: $help },)*
+        ];
+    };
+}
+
+commands! {
+    "stepi" ["si"] "[N]" "Run N machine instructions (default 1), stopping at breakpoints and watchpoints.";
+    "step" ["s"] "[N]" "Run to the next source line, into macros and calls (N times).";
+    "next" ["n"] "[N]" "Run to the next source line of this frame: macro expansions and calls run whole.";
+    "finish" ["fin"] "" "Run until the current call returns (the stack register loses its top frame).";
+    "continue" ["c", "cont"] "" "Run to the next breakpoint, watchpoint, machine error or halt, or the end of the game.";
+    "tick" [] "N" "Run N machine instructions, ignoring breakpoints and watchpoints.";
+    "gstep" ["gs"] "[N]" "Finish the current game step and N-1 more (default 1); stops only at machine errors.";
+    "until-output" ["uo"] "" "Run until the machine writes a command into its output register.";
+    "reverse-stepi" ["rsi"] "[N]" "Go back N machine instructions (default 1), exactly.";
+    "reverse-step" ["rs"] "" "Go back to the start of the previous source line.";
+    "reverse-continue" ["rc"] "" "Go back to the last breakpoint or watchpoint hit before now, or the start of history.";
+    "reverse-gstep" ["rgs"] "[N]" "Go back to the start of the current game step (N-1 steps further back).";
+    "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: `REG is nil`, `REG is cons`, `size(REG) > N` (also <, <=, >=, ==, !=).";
+    "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
+    "watch" ["w"] "REG" "Stop when a register's value changes (by the machine, or by the engine at a step's start).";
+    "delete" ["d"] "[ID...]" "Delete breakpoints and watchpoints (all without IDs).";
+    "print" ["p"] "EXPR [/FMT]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input.";
+    "display" [] "EXPR [/FMT]" "Print EXPR after every stop.";
+    "undisplay" [] "[ID...]" "Stop displaying (all without IDs).";
+    "info" ["i"] "registers | breakpoints | display | robot | frame" "Registers (name, index, limit, size, a decoded guess), breakpoints, displays, the focused robot, where the machine is.";
+    "list" ["l"] "[LINE | FILE:LINE | LABEL]" "Show the source around the current instruction (or a place); `>` marks the current line.";
+    "backtrace" ["bt", "where"] "" "The call stack: the current place, then every return continuation on the stack register.";
+    "world" [] "" "Draw the world as the report does.";
+    "robots" [] "" "Every robot: where it is, its frame, its last action.";
+    "items" [] "" "The items lying on each square.";
+    "score" [] "" "The players' scores now.";
+    "focus" [] "NAME | X,Y[#I]" "Follow another robot (history starts again).";
+    "set" [] "REG = LITERAL | output LITERAL" "Change a register of the focused robot (any literal of the language).";
+    "profile" [] "[N]" "Ticks spent per code block in the last N complete game steps, against the robot's speed.";
+    "help" ["h", "?"] "[COMMAND]" "List the commands, or explain one.";
+    "quit" ["q", "exit"] "" "Leave the debugger.";
+}
+
+/// What a command line asks for.
+pub enum Outcome {
+    /// Its output (possibly empty).
+    Output(String),
+    /// Leave the debugger.
+    Quit,
+}
+
+/// Finds a command by name or short form.
+pub fn find(word: &str) -> Option<&'static CommandInfo> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == word || c.aliases.contains(&word))
+}
+
+/// A count argument (default 1).
+fn count(args: &str) -> Result<u64, String> {
+    let args = args.trim();
+    if args.is_empty() {
+        return Ok(1);
+    }
+    args.parse::<u64>()
+        .map_err(|_| format!("{args:?} is not a count"))
+}
+
+fn help(args: &str) -> String {
+    let args = args.trim();
+    if args.is_empty() {
+        let mut out = String::from("Commands (short forms in brackets; `help COMMAND` for more):\n");
+        for c in COMMANDS {
+            let short = if c.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", c.aliases.join(", "))
+            };
+            out.push_str(&format!("  {}{short} {}\n", c.name, c.usage));
+        }
+        out.push_str("An empty line repeats the last command.");
+        return out;
+    }
+    match find(args) {
+        Some(c) => format!("{} {}\n  {}", c.name, c.usage, c.help),
+        None => format!("no command {args:?}: `help` lists them"),
+    }
+}
+
+impl Debugger {
+    /// Runs one command line.
+    pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
+        let line = line.trim();
+        let (word, args) = line
+            .split_once(char::is_whitespace)
+            .unwrap_or((line, ""));
+        let Some(command) = find(word) else {
+            return Err(format!("unknown command {word:?}: `help` lists the commands"));
+        };
+        let out = match command.name {
+            "stepi" => self.stepi(count(args)?)?,
+            "step" => self.step_line(count(args)?, false)?,
+            "next" => self.step_line(count(args)?, true)?,
+            "finish" => self.finish()?,
+            "continue" => self.cont()?,
+            "tick" => self.tick(count(args)?)?,
+            "gstep" => self.gstep(count(args)?)?,
+            "until-output" => self.until_output()?,
+            "reverse-stepi" => self.reverse_stepi(count(args)?)?,
+            "reverse-step" => self.reverse_step()?,
+            "reverse-continue" => self.reverse_continue()?,
+            "reverse-gstep" => self.reverse_gstep(count(args)?)?,
+            "break" => self.add_break(args, false)?,
+            "tbreak" => self.add_break(args, true)?,
+            "watch" => self.add_watch(args)?,
+            "delete" => self.delete(args)?,
+            "print" => self.print(args)?,
+            "display" => self.display(args)?,
+            "undisplay" => self.undisplay(args)?,
+            "info" => self.info(args)?,
+            "list" => self.list(args)?,
+            "backtrace" => self.backtrace()?,
+            "world" => self.world_map(),
+            "robots" => self.robots_list(),
+            "items" => self.items_list(),
+            "score" => self.score(),
+            "focus" => self.focus_on(args)?,
+            "set" => self.set(args)?,
+            "profile" => self.profile(count(args)?)?,
+            "help" => help(args),
+            _ => return Ok(Outcome::Quit),
+        };
+        Ok(Outcome::Output(out))
+    }
+}

@@ -1,0 +1,405 @@
+//! Running: stepping by instruction, line and game step, continuing,
+//! reverse execution, and the profile of a step.
+
+use super::super::Debugger;
+use super::super::points::{Goal, Hit, Probe, tails};
+use super::super::session::{Event, Limit, Pos, RunEnd};
+use crate::tree::Tree;
+use rustc_hash::FxHashMap;
+
+/// Steps gone back through at most, looking for a line's start.
+const REVERSE_STEP_LIMIT: usize = 100_000;
+
+impl Debugger {
+    /// Runs forward and reports why it stopped.
+    fn go(&mut self, limit: Limit, use_points: bool, goal: Goal) -> Result<String, String> {
+        let program = self.program();
+        let memory = self.session.focused().map(|r| r.memory.clone());
+        let (bps, watches) = if use_points {
+            (&self.breakpoints[..], &self.watches[..])
+        } else {
+            (&[][..], &[][..])
+        };
+        let mut probe = Probe::new(bps, watches, memory.as_deref(), goal, program.as_deref());
+        let event = self
+            .session
+            .advance(limit, true, &mut |p, m| probe.check(p, m));
+        let hit = probe.hit.take();
+        Ok(self.stop_report(&event, hit))
+    }
+
+    /// What a stop shows: why, where, and the displays.
+    pub(crate) fn stop_report(&mut self, event: &Event, hit: Option<Hit>) -> String {
+        let mut lines = Vec::new();
+        match (event, hit) {
+            (Event::Stopped, Some(Hit::Breakpoint(i))) => {
+                let b = &mut self.breakpoints[i];
+                b.hits += 1;
+                lines.push(format!("Breakpoint {}, {}", b.id, b.place));
+                if b.temporary {
+                    self.breakpoints.remove(i);
+                }
+            }
+            (Event::Stopped, Some(Hit::Watch(k, old, new))) => {
+                let w = &mut self.watches[k];
+                w.hits += 1;
+                let by = if self.session.pos().tick == 0 {
+                    " (written by the engine as the step began)"
+                } else {
+                    ""
+                };
+                lines.push(format!("Watchpoint {}: {} changed{by}", w.id, w.name));
+                lines.push(format!("  old: {}", crate::asm::show::guess(&old, 70)));
+                lines.push(format!("  new: {}", crate::asm::show::guess(&new, 70)));
+            }
+            (Event::StepDone(end), _) => lines.push(self.end_text(end)),
+            (Event::Fault(e), _) => {
+                lines.push(format!("Machine error: {e}"));
+                lines.push(
+                    "  the next instruction fails; when it runs the engine wipes every register"
+                        .to_string(),
+                );
+            }
+            (Event::FocusLost, _) => lines.push(format!(
+                "The focused robot is gone: it was destroyed (or left no trace) in step {}. `focus` picks another.",
+                self.session.pos().step
+            )),
+            (Event::GameOver, _) => lines.push(format!(
+                "The game is over: its {} steps are played. `gstep` plays further steps.",
+                self.session.scenario.steps
+            )),
+            (Event::Interrupted, _) => lines.push("Interrupted.".to_string()),
+            _ => {}
+        }
+        lines.push(self.here());
+        lines.extend(self.show_displays());
+        lines.join("\n")
+    }
+
+    fn end_text(&self, end: &RunEnd) -> String {
+        let pos = self.session.pos();
+        let ticks = self.session.end_of(pos.step).map_or(0, |(t, _)| *t);
+        match end {
+            RunEnd::Spent => format!("Step {} is complete: the machine ran its {ticks} ticks.", pos.step),
+            RunEnd::Halted => format!(
+                "The machine halted (its program register is Nil) after {ticks} ticks of step {}.",
+                pos.step
+            ),
+            RunEnd::Wiped(e) => format!(
+                "The machine failed in step {} ({e}): the engine wiped every register.",
+                pos.step
+            ),
+        }
+    }
+
+    /// Where the focused machine is: the position, the next instruction
+    /// and its source line.
+    pub(crate) fn here(&self) -> String {
+        let pos = self.session.pos();
+        let Some(robot) = self.session.focused() else {
+            return format!("{pos}: no robot in focus");
+        };
+        if pos.is_done() {
+            let how = match self.session.end_of(pos.step) {
+                Some((t, RunEnd::Spent)) => format!("its machine ran {t} ticks"),
+                Some((t, RunEnd::Halted)) => format!("its machine halted after {t} ticks"),
+                Some((t, RunEnd::Wiped(e))) => format!("its machine failed after {t} ticks ({e})"),
+                None if pos.step == 0 => "before the first game step".to_string(),
+                None => return pos.to_string(),
+            };
+            return format!("{pos}: {how}");
+        }
+        let prog = robot
+            .memory
+            .first()
+            .map(|r| r.contents.clone())
+            .unwrap_or_default();
+        let budget = self.session.run().map_or(0, |r| r.budget);
+        let mut out = format!("{pos} of {budget}: {}", self.instruction_text(&prog));
+        if let Some(program) = self.program()
+            && let Some(l) = program.location(&prog)
+        {
+            let key = match l.expansion.last() {
+                Some(site) => (site.file, site.line),
+                None => (l.file, l.line),
+            };
+            if let Some(text) = program.source_line(key) {
+                out.push_str(&format!("\n{:>5} | {}", key.1, text));
+            }
+        }
+        if let Some(e) = self.session.run().and_then(|r| r.fault.as_ref()) {
+            out.push_str(&format!("\n  the next instruction fails: {e}"));
+        }
+        out
+    }
+
+    /// `label+k `instruction` at file:line (macros)` for a piece of code.
+    pub(crate) fn instruction_text(&self, code: &Tree) -> String {
+        if code.is_nil() {
+            return "halted (the program register is Nil)".to_string();
+        }
+        let names = self.register_names();
+        let instr = code
+            .front()
+            .and_then(crate::encoding::Decode::decode)
+            .map_or_else(
+                || "(not an instruction)".to_string(),
+                |i| crate::asm::show::instruction(i, &names),
+            );
+        let Some(program) = self.program() else {
+            return format!("`{instr}`");
+        };
+        match program.place(code) {
+            Some(p) => {
+                let at = program
+                    .image
+                    .location(p.register, p.offset)
+                    .map_or_else(String::new, |l| format!(" at {}", program.describe(l)));
+                format!("{} `{instr}`{at}", program.label(p))
+            }
+            None => format!("`{instr}` (code built at run time)"),
+        }
+    }
+
+    pub(crate) fn stepi(&mut self, n: u64) -> Result<String, String> {
+        self.go(Limit::Ticks(n), true, Goal::None)
+    }
+
+    pub(crate) fn tick(&mut self, n: u64) -> Result<String, String> {
+        self.go(Limit::Ticks(n), false, Goal::None)
+    }
+
+    pub(crate) fn cont(&mut self) -> Result<String, String> {
+        self.go(Limit::Unlimited, true, Goal::None)
+    }
+
+    pub(crate) fn gstep(&mut self, n: u64) -> Result<String, String> {
+        self.go(Limit::Steps(n), false, Goal::None)
+    }
+
+    pub(crate) fn until_output(&mut self) -> Result<String, String> {
+        let out = self.session.focused().and_then(|r| r.memory.get(2));
+        let Some(out) = out else {
+            return Err("the focused robot has no output register".into());
+        };
+        let goal = Goal::Output(2, out.contents.node_id());
+        self.go(Limit::Unlimited, true, goal)
+    }
+
+    /// The focused machine's program register now.
+    fn prog(&self) -> Tree {
+        self.session
+            .focused()
+            .and_then(|r| r.memory.first())
+            .map(|r| r.contents.clone())
+            .unwrap_or_default()
+    }
+
+    /// The call stack register and its contents, if the image has a call
+    /// convention.
+    fn stack(&self) -> Option<(usize, Tree)> {
+        let cs = self.program()?.image.callstack?;
+        let tree = self.session.focused()?.memory.get(cs.stack)?.contents.clone();
+        Some((cs.stack, tree))
+    }
+
+    pub(crate) fn step_line(&mut self, n: u64, over: bool) -> Result<String, String> {
+        let program = self
+            .program()
+            .ok_or("the focused robot has no source map: use stepi")?;
+        let mut out = String::new();
+        for _ in 0..n {
+            let prog = self.prog();
+            let from = if over {
+                program.outer_line(&prog)
+            } else {
+                program.line(&prog)
+            };
+            let frame = if over {
+                self.stack().map(|(r, s)| (r, tails(&s, true)))
+            } else {
+                None
+            };
+            let goal = Goal::Line {
+                from,
+                outer: over,
+                frame,
+            };
+            out = self.go(Limit::Unlimited, true, goal)?;
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn finish(&mut self) -> Result<String, String> {
+        let (register, stack) = self
+            .stack()
+            .ok_or("the focused program has no call stack (no `callstack` in its image)")?;
+        if stack.is_nil() {
+            return Err("not inside a call: the stack is empty".into());
+        }
+        self.go(Limit::Unlimited, true, Goal::Return(register, tails(&stack, false)))
+    }
+
+    pub(crate) fn reverse_stepi(&mut self, n: u64) -> Result<String, String> {
+        for _ in 0..n {
+            match self.session.previous_instruction() {
+                Some(p) => self.session.goto(p),
+                None => {
+                    let origin = self.session.origin();
+                    self.session.goto(origin);
+                    return Ok(format!("At the start of history.\n{}", self.here()));
+                }
+            }
+        }
+        Ok(self.stop_report(&Event::Reached, None))
+    }
+
+    pub(crate) fn reverse_step(&mut self) -> Result<String, String> {
+        let program = self
+            .program()
+            .ok_or("the focused robot has no source map: use reverse-stepi")?;
+        let start = program.line(&self.prog());
+        // Back to an instruction of another line, then to that line's start.
+        let mut line = None;
+        for _ in 0..REVERSE_STEP_LIMIT {
+            let Some(p) = self.session.previous_instruction() else {
+                break;
+            };
+            let here = self.session.pos();
+            self.session.goto(p);
+            let now = program.line(&self.prog());
+            match line {
+                None if now.is_some() && now != start => line = Some(now),
+                Some(l) if now != l => {
+                    self.session.goto(here);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        Ok(self.stop_report(&Event::Reached, None))
+    }
+
+    pub(crate) fn reverse_gstep(&mut self, n: u64) -> Result<String, String> {
+        let pos = self.session.pos();
+        let step = pos.step.saturating_sub(n);
+        self.session.goto(Pos::done(step));
+        Ok(self.stop_report(&Event::Reached, None))
+    }
+
+    pub(crate) fn reverse_continue(&mut self) -> Result<String, String> {
+        let here = self.session.pos();
+        let origin = self.session.origin();
+        let program = self.program();
+        let mut step = here.step + u64::from(!here.is_done());
+        while step > origin.step {
+            self.session.goto(Pos::done(step - 1));
+            let end = Pos::done(step).min(here);
+            let memory = self.session.focused().map(|r| r.memory.clone());
+            let mut probe = Probe::new(
+                &self.breakpoints,
+                &self.watches,
+                memory.as_deref(),
+                Goal::None,
+                program.as_deref(),
+            );
+            let mut found = None;
+            let mut skip = false;
+            while let Event::Stopped =
+                self.session
+                    .advance(Limit::To(end), skip, &mut |p, m| probe.check(p, m))
+            {
+                if self.session.pos() >= here {
+                    break;
+                }
+                found = Some((self.session.pos(), probe.hit.take()));
+                skip = true;
+            }
+            if let Some((pos, hit)) = found {
+                self.session.goto(pos);
+                return Ok(self.stop_report(&Event::Stopped, hit));
+            }
+            step -= 1;
+        }
+        self.session.goto(origin);
+        Ok(format!(
+            "No breakpoint or watchpoint was hit before: at the start of history.\n{}",
+            self.here()
+        ))
+    }
+
+    pub(crate) fn profile(&mut self, n: u64) -> Result<String, String> {
+        let here = self.session.pos();
+        let last = if here.is_done() { here.step } else { here.step - 1 };
+        let first = last.saturating_sub(n - 1).max(self.session.origin().step + 1);
+        if last < first {
+            return Err("no complete game step to profile yet: `gstep` first".into());
+        }
+        let program = self.program();
+        let mut counts: FxHashMap<usize, u64> = FxHashMap::default();
+        let mut total = 0u64;
+        let mut spent = 0u64;
+        self.session.goto(Pos::done(first - 1));
+        for step in first..=last {
+            self.session.advance(
+                Limit::To(Pos::done(step)),
+                false,
+                &mut |prog, _| {
+                    *counts.entry(prog.node_id()).or_default() += 1;
+                    total += 1;
+                    false
+                },
+            );
+            if let Some((_, RunEnd::Spent)) = self.session.end_of(step) {
+                spent += 1;
+            }
+        }
+        self.session.goto(here);
+        let budget = self.session.focused().map_or(0, |r| r.processor.speed);
+        // Node ids to blocks: the label each instruction belongs to.
+        let mut blocks: FxHashMap<String, u64> = FxHashMap::default();
+        if let Some(program) = &program {
+            let places: FxHashMap<usize, String> = program
+                .instructions()
+                .into_iter()
+                .map(|(tree, p)| (tree.node_id(), block_of(&program.label(p))))
+                .collect();
+            for (node, c) in counts {
+                let name = places
+                    .get(&node)
+                    .cloned()
+                    .unwrap_or_else(|| "(code built at run time)".to_string());
+                *blocks.entry(name).or_default() += c;
+            }
+        } else {
+            blocks.insert("(no source map)".to_string(), total);
+        }
+        let mut rows: Vec<(String, u64)> = blocks.into_iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let steps = last - first + 1;
+        let mut out = format!(
+            "Profile of step{} {first}{}: {total} ticks, speed {budget} per step\n  ticks   share  block",
+            if steps > 1 { "s" } else { "" },
+            if steps > 1 { format!(" to {last}") } else { String::new() }
+        );
+        for (name, c) in rows {
+            let share = if total == 0 { 0.0 } else { c as f64 * 100.0 / total as f64 };
+            out.push_str(&format!("\n{c:>7} {share:>6.1}%  {name}"));
+        }
+        out.push_str(&format!(
+            "\nThe machine used all its ticks in {spent} of {steps} step{}{}",
+            if steps > 1 { "s" } else { "" },
+            if spent > 0 {
+                ": a loop that needs more ticks than the speed misses steps."
+            } else {
+                "."
+            }
+        ));
+        Ok(out)
+    }
+}
+
+/// The block of a `label+k` place: the label.
+fn block_of(place: &str) -> String {
+    place.split('+').next().unwrap_or(place).to_string()
+}

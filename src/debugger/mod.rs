@@ -1,0 +1,153 @@
+//! The debugger: one robot's machine single-stepped inside live game
+//! steps, with breakpoints, watchpoints, views of its registers as values,
+//! and reverse execution.
+//!
+//! [`session`] owns the game and moves it through time; [`points`] holds
+//! breakpoints and watchpoints and the test run before each instruction;
+//! [`source`] speaks of code in source terms; [`view`] shows trees as
+//! values; [`commands`] is the command language, which the command line's
+//! front ends (interactive or batch) drive.
+
+pub mod commands;
+pub mod points;
+pub mod session;
+pub mod source;
+pub mod view;
+
+use points::{Breakpoint, Watchpoint};
+use session::{Place, Session};
+use source::Program;
+use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+
+/// Set by the Ctrl-C handler: a long run stops at the next check.
+pub static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// A game under the debugger, with everything the user has set up.
+pub struct Debugger {
+    /// The game.
+    pub session: Session,
+    /// Per scenario robot: its program's symbols and sources.
+    programs: Vec<Option<Rc<Program>>>,
+    breakpoints: Vec<Breakpoint>,
+    watches: Vec<Watchpoint>,
+    displays: Vec<(usize, String)>,
+    next_id: usize,
+}
+
+impl Debugger {
+    /// A debugger on a session; `programs` per scenario robot.
+    pub fn new(session: Session, programs: Vec<Option<Rc<Program>>>) -> Debugger {
+        Debugger {
+            session,
+            programs,
+            breakpoints: Vec::new(),
+            watches: Vec::new(),
+            displays: Vec::new(),
+            next_id: 1,
+        }
+    }
+
+    /// The scenario robot focused, if the focus is one.
+    pub fn focus_robot(&self) -> Option<usize> {
+        let focus = self.session.focus()?;
+        self.session.robots().iter().position(|p| *p == Some(focus))
+    }
+
+    /// The focused robot's program, if it has an image.
+    pub fn program(&self) -> Option<Rc<Program>> {
+        self.programs.get(self.focus_robot()?)?.clone()
+    }
+
+    /// The focused robot's register names (`rN` where the image has none).
+    pub fn register_names(&self) -> Vec<String> {
+        let count = self.session.focused().map_or(0, |r| r.memory.len());
+        let program = self.program();
+        (0..count)
+            .map(|i| {
+                program
+                    .as_ref()
+                    .and_then(|p| p.image.registers.get(i))
+                    .map_or_else(|| format!("r{i}"), |r| r.name.clone())
+            })
+            .collect()
+    }
+
+    /// Labels and register names, for completion.
+    pub fn symbols(&self) -> Vec<String> {
+        let mut names = self.register_names();
+        if let Some(p) = self.program() {
+            names.extend(p.image.labels.iter().map(|l| l.name.clone()));
+        }
+        names.extend(self.session.scenario.robots.iter().map(|r| r.name.clone()));
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// The prompt's position: `step 3 tick 17` or `after step 3`.
+    pub fn position(&self) -> String {
+        self.session.pos().to_string()
+    }
+
+    fn new_id(&mut self) -> usize {
+        self.next_id += 1;
+        self.next_id - 1
+    }
+
+    /// Finds a robot: a scenario robot's name, or `X,Y` / `X,Y#I`.
+    pub fn select(&self, sel: &str) -> Result<Place, String> {
+        if let Some(k) = self
+            .session
+            .scenario
+            .robots
+            .iter()
+            .position(|r| r.name == sel)
+        {
+            return self.session.robots()[k]
+                .ok_or_else(|| format!("{sel} has been destroyed"));
+        }
+        let (xy, index) = match sel.split_once('#') {
+            Some((xy, i)) => (
+                xy,
+                i.trim()
+                    .parse::<usize>()
+                    .map_err(|_| format!("{i:?} is not an index in the square"))?,
+            ),
+            None => (sel, 0),
+        };
+        let Some((x, y)) = xy.split_once(',') else {
+            let names: Vec<&str> = self
+                .session
+                .scenario
+                .robots
+                .iter()
+                .map(|r| r.name.as_str())
+                .collect();
+            return Err(format!(
+                "no robot {sel:?}: give a name ({}) or X,Y[#I]",
+                names.join(", ")
+            ));
+        };
+        let parse = |v: &str| {
+            v.trim()
+                .parse::<i64>()
+                .map_err(|_| format!("{v:?} is not a coordinate"))
+        };
+        let (x, y) = (parse(x)?, parse(y)?);
+        let shape = self.session.world().shape();
+        if !shape.contains((x, y)) {
+            return Err(format!("({x}, {y}) is off the grid"));
+        }
+        let cell = shape.locate((x, y));
+        let count = self.session.world().cells[cell]
+            .as_ref()
+            .map_or(0, |s| s.robots.len());
+        if index >= count {
+            return Err(format!(
+                "there is no robot #{index} at ({x}, {y}) ({count} there)"
+            ));
+        }
+        Ok((cell, index))
+    }
+}

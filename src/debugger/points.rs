@@ -1,0 +1,290 @@
+//! Breakpoints, watchpoints and the test run before every instruction.
+//!
+//! A breakpoint is a set of code nodes: the machine is at a breakpoint when
+//! its program register *is* one of them (the same node, since jumping
+//! copies a code tree without copying its nodes). So the test before each
+//! instruction is one hash lookup, and `continue` runs near full speed.
+
+use super::source::{LineKey, Program};
+use crate::machine::Register;
+use crate::tree::Tree;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A condition on a register.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// `REG is nil`.
+    IsNil(usize),
+    /// `REG is cons`.
+    IsCons(usize),
+    /// `size(REG) OP N`.
+    Size(usize, Comparison, u64),
+}
+
+/// A comparison of `size(REG)` with a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// `<`
+    Less,
+    /// `<=`
+    AtMost,
+    /// `>`
+    Greater,
+    /// `>=`
+    AtLeast,
+    /// `==`
+    Equal,
+    /// `!=`
+    NotEqual,
+}
+
+impl Comparison {
+    /// Parses an operator.
+    pub fn parse(op: &str) -> Option<Comparison> {
+        Some(match op {
+            "<" => Comparison::Less,
+            "<=" => Comparison::AtMost,
+            ">" => Comparison::Greater,
+            ">=" => Comparison::AtLeast,
+            "==" | "=" => Comparison::Equal,
+            "!=" => Comparison::NotEqual,
+            _ => return None,
+        })
+    }
+
+    fn holds(self, a: u64, b: u64) -> bool {
+        match self {
+            Comparison::Less => a < b,
+            Comparison::AtMost => a <= b,
+            Comparison::Greater => a > b,
+            Comparison::AtLeast => a >= b,
+            Comparison::Equal => a == b,
+            Comparison::NotEqual => a != b,
+        }
+    }
+}
+
+/// The contents of register `r` during a run (register 0 lives apart).
+fn register<'a>(prog: &'a Tree, memory: &'a [Register], r: usize) -> Option<&'a Tree> {
+    if r == 0 {
+        Some(prog)
+    } else {
+        memory.get(r).map(|reg| &reg.contents)
+    }
+}
+
+impl Condition {
+    /// Whether it holds.
+    pub fn holds(&self, prog: &Tree, memory: &[Register]) -> bool {
+        match *self {
+            Condition::IsNil(r) => register(prog, memory, r).is_some_and(Tree::is_nil),
+            Condition::IsCons(r) => register(prog, memory, r).is_some_and(Tree::is_cons),
+            Condition::Size(r, op, n) => {
+                register(prog, memory, r).is_some_and(|t| op.holds(t.size(), n))
+            }
+        }
+    }
+}
+
+/// A breakpoint.
+#[derive(Debug, Clone)]
+pub struct Breakpoint {
+    /// Its number.
+    pub id: usize,
+    /// As the user wrote it.
+    pub spec: String,
+    /// The code nodes it stops at.
+    pub nodes: FxHashSet<usize>,
+    /// Where, for `info breakpoints`.
+    pub place: String,
+    /// Only when this holds.
+    pub condition: Option<(String, Condition)>,
+    /// Deleted when hit (`tbreak`).
+    pub temporary: bool,
+    /// Times hit.
+    pub hits: u64,
+}
+
+/// A watchpoint: stop when a register changes.
+#[derive(Debug, Clone)]
+pub struct Watchpoint {
+    /// Its number.
+    pub id: usize,
+    /// The register.
+    pub register: usize,
+    /// Its name.
+    pub name: String,
+    /// Times hit.
+    pub hits: u64,
+}
+
+/// What else a run looks for, besides breakpoints and watchpoints.
+#[derive(Debug, Clone)]
+pub enum Goal {
+    /// Nothing else.
+    None,
+    /// A different source line (`outer`: the line that invoked the macros),
+    /// in this frame or an outer one when `frame` is given (`next`).
+    Line {
+        /// The line the run starts on.
+        from: Option<LineKey>,
+        /// Compare the outermost lines (`next`) rather than the innermost.
+        outer: bool,
+        /// The stack register and the nodes of the start's stack and its
+        /// tails: the run stops only when the stack is one of them.
+        frame: Option<(usize, FxHashSet<usize>)>,
+    },
+    /// The current call returns: the stack register becomes one of these
+    /// nodes (the tails of the start's stack, without it).
+    Return(usize, FxHashSet<usize>),
+    /// The output register (its index, and the node it holds now) is
+    /// written with something other than Nil.
+    Output(usize, usize),
+}
+
+/// Why the test stopped the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hit {
+    /// A breakpoint (its index in the list).
+    Breakpoint(usize),
+    /// A watchpoint (its index), the old and the new value.
+    Watch(usize, Tree, Tree),
+    /// The goal of the command.
+    Goal,
+}
+
+/// The test run before each instruction.
+pub struct Probe<'a> {
+    breaks: FxHashMap<usize, Vec<usize>>,
+    breakpoints: &'a [Breakpoint],
+    watches: Vec<(usize, Tree)>,
+    goal: Goal,
+    program: Option<&'a Program>,
+    /// Why it stopped.
+    pub hit: Option<Hit>,
+}
+
+impl<'a> Probe<'a> {
+    /// A probe for the breakpoints and watchpoints given (with the memory
+    /// as it is now, for the watchpoints) and a goal.
+    pub fn new(
+        breakpoints: &'a [Breakpoint],
+        watches: &[Watchpoint],
+        memory: Option<&[Register]>,
+        goal: Goal,
+        program: Option<&'a Program>,
+    ) -> Probe<'a> {
+        let mut breaks: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        for (i, b) in breakpoints.iter().enumerate() {
+            for &n in &b.nodes {
+                breaks.entry(n).or_default().push(i);
+            }
+        }
+        let watches = watches
+            .iter()
+            .map(|w| {
+                let now = memory
+                    .and_then(|m| m.get(w.register))
+                    .map(|r| r.contents.clone())
+                    .unwrap_or_default();
+                (w.register, now)
+            })
+            .collect();
+        Probe {
+            breaks,
+            breakpoints,
+            watches,
+            goal,
+            program,
+            hit: None,
+        }
+    }
+
+    /// The test: whether to stop before the instruction at the front of
+    /// `prog`.
+    pub fn check(&mut self, prog: &Tree, memory: &[Register]) -> bool {
+        for (k, (r, last)) in self.watches.iter_mut().enumerate() {
+            let Some(now) = register(prog, memory, *r) else {
+                continue;
+            };
+            if !now.ptr_eq(last) {
+                let old = std::mem::replace(last, now.clone());
+                if &old != now {
+                    self.hit = Some(Hit::Watch(k, old, now.clone()));
+                    return true;
+                }
+            }
+        }
+        if let Some(list) = self.breaks.get(&prog.node_id()) {
+            for &i in list {
+                let holds = self.breakpoints[i]
+                    .condition
+                    .as_ref()
+                    .is_none_or(|(_, c)| c.holds(prog, memory));
+                if holds {
+                    self.hit = Some(Hit::Breakpoint(i));
+                    return true;
+                }
+            }
+        }
+        if self.goal_reached(prog, memory) {
+            self.hit = Some(Hit::Goal);
+            return true;
+        }
+        false
+    }
+
+    fn goal_reached(&mut self, prog: &Tree, memory: &[Register]) -> bool {
+        match &mut self.goal {
+            Goal::None => false,
+            Goal::Line { from, outer, frame } => {
+                if let Some((stack, nodes)) = frame
+                    && !register(prog, memory, *stack).is_some_and(|s| nodes.contains(&s.node_id()))
+                {
+                    return false;
+                }
+                let Some(program) = self.program else {
+                    return true;
+                };
+                let line = if *outer {
+                    program.outer_line(prog)
+                } else {
+                    program.line(prog)
+                };
+                line.is_some() && line != *from
+            }
+            Goal::Return(stack, tails) => {
+                register(prog, memory, *stack).is_some_and(|s| tails.contains(&s.node_id()))
+            }
+            Goal::Output(out, last) => {
+                let Some(now) = register(prog, memory, *out) else {
+                    return false;
+                };
+                let written = now.node_id() != *last && now.is_cons();
+                *last = now.node_id();
+                written
+            }
+        }
+    }
+}
+
+/// The node ids of a list's tails: the list itself (when `with_self`), its
+/// back, its back's back, ... down to Nil (id 0).
+pub fn tails(list: &Tree, with_self: bool) -> FxHashSet<usize> {
+    let mut set = FxHashSet::default();
+    let mut rest = list;
+    if !with_self {
+        match rest.back() {
+            Some(b) => rest = b,
+            None => return set,
+        }
+    }
+    loop {
+        set.insert(rest.node_id());
+        match rest.back() {
+            Some(b) => rest = b,
+            None => break,
+        }
+    }
+    set
+}

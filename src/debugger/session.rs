@@ -1,0 +1,528 @@
+//! The debugger's engine: a game in progress whose focused robot's machine
+//! runs under control, and the snapshots that take it back in time.
+//!
+//! A game step runs in the report's phases: every robot's output is read,
+//! actions are resolved, inventories and items updated, inputs written, and
+//! the machines run. The debugger runs all of that, and every machine but
+//! the focused robot's, in one go ([`Session::begin_step`]); then the
+//! focused machine runs instruction by instruction. When its run ends (its
+//! ticks are spent, it halts, or it fails and the report wipes it) the step
+//! is complete, and the world is exactly the one the plain engine gives.
+//!
+//! Time is a [`Pos`]: a game step and the ticks the focused machine has run
+//! in it. Snapshots are kept at the start and end of every step and every
+//! [`CHECKPOINT_TICKS`] ticks inside the current one; going back to a
+//! position restores the snapshot before it and runs forward again, which
+//! is exact because the engine is deterministic. Trees are shared, so a
+//! snapshot costs the world's cells and robots, not its registers' trees.
+
+use crate::machine::{MachineError, Memory, Pause, Register, run_until, tick_budget, wipe};
+use crate::scenario::Scenario;
+use crate::scenario::game::moves;
+use crate::tree::Tree;
+use crate::world::step::RobotStep;
+use crate::world::{Action, Command, Robot, StepReport, World, update_with};
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+
+/// A robot's place in the world: its cell and its index in the square.
+pub type Place = (usize, usize);
+
+/// The `tick` of a [`Pos`] whose step is complete.
+pub const DONE: u64 = u64::MAX;
+
+/// Snapshots inside a step are this many ticks apart.
+pub const CHECKPOINT_TICKS: u64 = 1 << 16;
+
+/// A moment of the game: during game step `step` after the focused machine
+/// has run `tick` instructions, or after the step (`tick == DONE`). The
+/// start of the game is step 0, done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos {
+    /// The game step (1 for the first).
+    pub step: u64,
+    /// Instructions the focused machine has run in it, or [`DONE`].
+    pub tick: u64,
+}
+
+impl Pos {
+    /// After game step `step`.
+    pub fn done(step: u64) -> Pos {
+        Pos { step, tick: DONE }
+    }
+
+    /// Whether the step is complete.
+    pub fn is_done(&self) -> bool {
+        self.tick == DONE
+    }
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_done() && self.step == 0 {
+            write!(f, "at the start")
+        } else if self.is_done() {
+            write!(f, "after step {}", self.step)
+        } else {
+            write!(f, "step {}, tick {}", self.step, self.tick)
+        }
+    }
+}
+
+/// The focused robot's machine run in the current step.
+#[derive(Debug, Clone)]
+pub struct FocusRun {
+    /// Its ticks for the step (the report's `runFor speed`).
+    pub budget: u64,
+    /// The command the engine read from it at the start of the step.
+    pub command: Option<Command>,
+    /// What that command did.
+    pub action: Action,
+    /// The next instruction fails: the run paused before it.
+    pub fault: Option<MachineError>,
+}
+
+/// How the focused robot's run in a step ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Its ticks were spent.
+    Spent,
+    /// The program register became Nil.
+    Halted,
+    /// An instruction failed and the engine wiped every register.
+    Wiped(MachineError),
+}
+
+/// Why a forward run stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The stop test held before the next instruction.
+    Stopped,
+    /// The instructions or steps asked for are done.
+    Reached,
+    /// The focused robot's run ended and its step is complete.
+    StepDone(RunEnd),
+    /// The next instruction fails (nothing has been wiped yet).
+    Fault(MachineError),
+    /// The focused robot is gone: it left no trace in this step.
+    FocusLost,
+    /// The scenario's last step is done.
+    GameOver,
+    /// Interrupted (Ctrl-C).
+    Interrupted,
+}
+
+/// A test run before each instruction of the focused machine: the program
+/// register and the memory (whose register 0 is empty while it runs).
+pub type StopTest<'a> = &'a mut dyn FnMut(&Tree, &[Register]) -> bool;
+
+/// How far a forward run may go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Until the stop test holds, the focus is lost or the game is over.
+    Unlimited,
+    /// At most this many instructions.
+    Ticks(u64),
+    /// Until this many more steps are complete.
+    Steps(u64),
+    /// Until this position (or the first stop before it).
+    To(Pos),
+}
+
+#[derive(Clone)]
+struct Snapshot {
+    world: World,
+    focus: Option<Place>,
+    run: Option<FocusRun>,
+    robots: Vec<Option<Place>>,
+}
+
+/// A game under the debugger.
+pub struct Session {
+    /// The scenario being played.
+    pub scenario: Scenario,
+    world: World,
+    pos: Pos,
+    focus: Option<Place>,
+    run: Option<FocusRun>,
+    /// Where each scenario robot is now.
+    robots: Vec<Option<Place>>,
+    snapshots: BTreeMap<Pos, Snapshot>,
+    /// Per complete step: how the focused run ended and its ticks.
+    ends: BTreeMap<u64, (u64, RunEnd)>,
+    /// What happened in the last step begun.
+    report: StepReport,
+    /// The earliest position that can be gone back to (history starts
+    /// again when the focus changes).
+    origin: Pos,
+}
+
+impl Session {
+    /// The scenario's starting world, with the robot at `focus` focused.
+    pub fn new(scenario: Scenario, world: World, starts: Vec<Place>, focus: Option<Place>) -> Session {
+        let robots = starts.into_iter().map(Some).collect();
+        let mut session = Session {
+            scenario,
+            world,
+            pos: Pos::done(0),
+            focus,
+            run: None,
+            robots,
+            snapshots: BTreeMap::new(),
+            ends: BTreeMap::new(),
+            report: StepReport::default(),
+            origin: Pos::done(0),
+        };
+        session.snapshot();
+        session
+    }
+
+    /// The world now. During a step, every robot but the focused one has
+    /// already run its machine.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The position now.
+    pub fn pos(&self) -> Pos {
+        self.pos
+    }
+
+    /// The focused robot's place, if it is still there.
+    pub fn focus(&self) -> Option<Place> {
+        self.focus
+    }
+
+    /// The focused robot's run in the current step (`None` between steps).
+    pub fn run(&self) -> Option<&FocusRun> {
+        self.run.as_ref()
+    }
+
+    /// Where each scenario robot is now (`None`: destroyed).
+    pub fn robots(&self) -> &[Option<Place>] {
+        &self.robots
+    }
+
+    /// What happened to every robot in the last step begun.
+    pub fn report(&self) -> &StepReport {
+        &self.report
+    }
+
+    /// How the focused run of a complete step ended, with its ticks.
+    pub fn end_of(&self, step: u64) -> Option<&(u64, RunEnd)> {
+        self.ends.get(&step)
+    }
+
+    /// The robot at a place.
+    pub fn robot_at(&self, (cell, k): Place) -> Option<&Robot> {
+        self.world.cells.get(cell)?.as_ref()?.robots.get(k)
+    }
+
+    /// The focused robot.
+    pub fn focused(&self) -> Option<&Robot> {
+        self.robot_at(self.focus?)
+    }
+
+    /// The focused robot's memory, to change it (`set`). Snapshots after
+    /// the present are dropped: the future is no longer what they hold.
+    pub fn focused_memory_mut(&mut self) -> Option<&mut Memory> {
+        let (cell, k) = self.focus?;
+        let now = self.pos;
+        self.snapshots.retain(|p, _| *p < now);
+        self.ends.retain(|s, _| *s < now.step);
+        let memory = &mut self.world.cells.get_mut(cell)?.as_mut()?.robots.get_mut(k)?.memory;
+        Some(memory)
+    }
+
+    /// Takes a snapshot of the present (after a change of state).
+    pub fn snapshot(&mut self) {
+        self.snapshots.insert(
+            self.pos,
+            Snapshot {
+                world: self.world.clone(),
+                focus: self.focus,
+                run: self.run.clone(),
+                robots: self.robots.clone(),
+            },
+        );
+    }
+
+    /// Focuses another robot (the place is in the world after the current
+    /// step: a robot's machine runs under control only when it is focused
+    /// as its step begins, so the step is finished first). History starts
+    /// again here: reverse execution cannot go back past a change of focus.
+    pub fn set_focus(&mut self, place: Option<Place>) {
+        self.finish_step();
+        self.focus = place;
+        self.snapshots.clear();
+        self.ends.clear();
+        self.origin = self.pos;
+        self.snapshot();
+    }
+
+    /// Runs the current step to its end (nothing to do between steps).
+    pub fn finish_step(&mut self) {
+        if !self.pos.is_done() {
+            let end = Pos::done(self.pos.step);
+            self.advance(Limit::To(end), false, &mut |_, _| false);
+        }
+    }
+
+    /// The earliest position reverse execution can reach.
+    pub fn origin(&mut self) -> Pos {
+        self.origin
+    }
+
+    fn memory_mut(&mut self) -> Option<&mut Memory> {
+        let (cell, k) = self.focus?;
+        Some(&mut self.world.cells.get_mut(cell)?.as_mut()?.robots.get_mut(k)?.memory)
+    }
+
+    /// Runs the next game step up to the focused machine: every phase of the
+    /// report, and every other robot's machine. The position becomes tick 0
+    /// of the new step (or its end, when there is no focused machine to run).
+    pub fn begin_step(&mut self) {
+        debug_assert!(self.pos.is_done());
+        let world = std::mem::take(&mut self.world);
+        let shape = world.shape();
+        let focus = self.focus;
+        let mut captured: Option<(Option<Command>, Action)> = None;
+        let (world, report) = update_with(world, &mut |cell, pending| {
+            if focus.is_some() && pending.origin.source(&shape, cell) == focus {
+                captured = Some((pending.command.clone(), pending.action.clone()));
+                let step = RobotStep {
+                    origin: pending.origin,
+                    command: pending.command,
+                    action: pending.action,
+                    run: Ok(Default::default()),
+                };
+                return (pending.robot, step);
+            }
+            pending.run()
+        });
+        let moved = moves(&shape, &report);
+        self.focus = focus.and_then(|p| moved.get(&p).copied());
+        for place in &mut self.robots {
+            *place = place.and_then(|p| moved.get(&p).copied());
+        }
+        self.world = world;
+        self.report = report;
+        let step = self.pos.step + 1;
+        // Intra-step snapshots of earlier steps are no longer needed.
+        self.snapshots
+            .retain(|p, _| p.tick == 0 || p.is_done() || p.step >= step);
+        match (captured, self.focused().map(|r| r.processor.speed)) {
+            (Some((command, action)), Some(speed)) => {
+                self.run = Some(FocusRun {
+                    budget: tick_budget(speed),
+                    command,
+                    action,
+                    fault: None,
+                });
+                self.pos = Pos { step, tick: 0 };
+                self.snapshot();
+            }
+            _ => {
+                self.run = None;
+                self.pos = Pos::done(step);
+                self.snapshot();
+            }
+        }
+    }
+
+    /// Ends the step: the focused run is over.
+    fn end_step(&mut self, end: RunEnd) {
+        self.ends.insert(self.pos.step, (self.pos.tick, end));
+        self.run = None;
+        self.pos = Pos::done(self.pos.step);
+        self.snapshot();
+    }
+
+    /// Runs the focused machine in the current step: at most `max`
+    /// instructions, testing `stop` before each (but the first, when
+    /// `skip_first`).
+    fn run_focus(&mut self, max: u64, skip_first: bool, stop: StopTest<'_>) -> Option<Event> {
+        let Some(run) = self.run.clone() else {
+            self.end_step(RunEnd::Spent);
+            return Some(Event::StepDone(RunEnd::Spent));
+        };
+        if let Some(e) = run.fault {
+            // The failing instruction runs now: the report wipes the machine.
+            if let Some(memory) = self.memory_mut() {
+                wipe(memory);
+            }
+            self.end_step(RunEnd::Wiped(e.clone()));
+            return Some(Event::StepDone(RunEnd::Wiped(e)));
+        }
+        let left = run.budget - self.pos.tick;
+        let to_checkpoint = CHECKPOINT_TICKS - self.pos.tick % CHECKPOINT_TICKS;
+        let chunk = max.min(left).min(to_checkpoint);
+        let tick = self.pos.tick;
+        let memory = self.memory_mut()?;
+        let before = memory.clone();
+        let (ticks, pause) = run_until(memory, chunk, skip_first, stop);
+        self.pos.tick = tick + ticks;
+        match pause {
+            Pause::Halted => {
+                self.end_step(RunEnd::Halted);
+                Some(Event::StepDone(RunEnd::Halted))
+            }
+            Pause::Budget if self.pos.tick == run.budget => {
+                self.end_step(RunEnd::Spent);
+                Some(Event::StepDone(RunEnd::Spent))
+            }
+            Pause::Budget => {
+                if self.pos.tick % CHECKPOINT_TICKS == 0 {
+                    self.snapshot();
+                }
+                (ticks == max).then_some(Event::Reached)
+            }
+            Pause::Stopped => Some(Event::Stopped),
+            Pause::Failed(e) => {
+                // Back to just before the failing instruction.
+                let memory = self.memory_mut()?;
+                *memory = before;
+                run_until(memory, ticks, false, &mut |_, _| false);
+                if let Some(r) = self.run.as_mut() {
+                    r.fault = Some(e.clone());
+                }
+                Some(Event::Fault(e))
+            }
+        }
+    }
+
+    /// Runs forward until `stop` holds, `limit` is reached, or something
+    /// else ends the run (see [`Event`]). `skip_first` lets the run leave a
+    /// place where `stop` holds (a breakpoint it is stopped at).
+    pub fn advance(&mut self, limit: Limit, skip_first: bool, stop: StopTest<'_>) -> Event {
+        let start = self.pos;
+        let (goal, exact) = match limit {
+            Limit::To(target) => (Some(target), true),
+            Limit::Steps(n) => {
+                let last = if start.is_done() { start.step + n } else { start.step + n.max(1) - 1 };
+                (Some(Pos::done(last)), false)
+            }
+            Limit::Ticks(_) | Limit::Unlimited => (None, false),
+        };
+        let mut ticks_left = match limit {
+            Limit::Ticks(n) => n,
+            _ => u64::MAX,
+        };
+        // Leaving the present instruction; a new step starts unskipped.
+        let mut skip = skip_first && !self.pos.is_done();
+        loop {
+            if goal.is_some_and(|g| self.pos >= g) || ticks_left == 0 {
+                return Event::Reached;
+            }
+            if super::INTERRUPT.swap(false, Ordering::Relaxed) {
+                return Event::Interrupted;
+            }
+            if self.pos.is_done() {
+                if self.pos.step >= self.scenario.steps && limit == Limit::Unlimited {
+                    return Event::GameOver;
+                }
+                let had_focus = self.focus.is_some();
+                self.begin_step();
+                if had_focus && self.focus.is_none() && !exact {
+                    return Event::FocusLost;
+                }
+                continue;
+            }
+            let max = match goal {
+                Some(g) if g.step == self.pos.step => g.tick.saturating_sub(self.pos.tick),
+                _ => ticks_left,
+            };
+            let before = self.pos.tick;
+            let event = self.run_focus(max, skip, stop);
+            skip = false;
+            let ran = if self.pos.is_done() {
+                match self.ends.get(&self.pos.step) {
+                    Some((ticks, RunEnd::Wiped(_))) => ticks + 1 - before,
+                    Some((ticks, _)) => ticks - before,
+                    None => 0,
+                }
+            } else {
+                self.pos.tick - before
+            };
+            ticks_left = ticks_left.saturating_sub(ran);
+            match event {
+                None | Some(Event::Reached) => {}
+                Some(Event::StepDone(end)) => {
+                    let halted = end != RunEnd::Spent;
+                    let stops = match limit {
+                        Limit::Ticks(_) => ticks_left == 0 || halted,
+                        Limit::Unlimited => halted,
+                        Limit::Steps(_) | Limit::To(_) => false,
+                    };
+                    if stops {
+                        return Event::StepDone(end);
+                    }
+                }
+                Some(Event::Fault(_)) if exact => {}
+                Some(event) => return event,
+            }
+        }
+    }
+
+    /// Goes to a position of the past or the future, exactly: from the
+    /// last snapshot before it, running forward.
+    pub fn goto(&mut self, target: Pos) {
+        let target = target.max(self.origin);
+        let (at, snapshot) = self
+            .snapshots
+            .range(..=target)
+            .next_back()
+            .map(|(p, s)| (*p, s.clone()))
+            .expect("the start of the game is always kept");
+        self.restore(at, snapshot);
+        self.advance(Limit::To(target), false, &mut |_, _| false);
+    }
+
+    fn restore(&mut self, at: Pos, snapshot: Snapshot) {
+        self.world = snapshot.world;
+        self.focus = snapshot.focus;
+        self.run = snapshot.run;
+        self.robots = snapshot.robots;
+        self.pos = at;
+    }
+
+    /// The position of the instruction run before the present one (`None`
+    /// at the start of the game).
+    pub fn previous_instruction(&mut self) -> Option<Pos> {
+        let mut pos = self.pos;
+        let found = loop {
+            if pos <= self.origin {
+                return None;
+            }
+            if pos.is_done() {
+                let ticks = self.ticks_of(pos.step).unwrap_or(0);
+                if ticks > 0 {
+                    break Pos { step: pos.step, tick: ticks - 1 };
+                }
+                pos = Pos::done(pos.step.checked_sub(1)?);
+            } else if pos.tick > 0 {
+                break Pos { step: pos.step, tick: pos.tick - 1 };
+            } else {
+                pos = Pos::done(pos.step.checked_sub(1)?);
+            }
+        };
+        (found >= self.origin).then_some(found)
+    }
+
+    /// The instructions the focused machine ran in a complete step (a
+    /// failing one counted), replaying it if needed.
+    fn ticks_of(&mut self, step: u64) -> Option<u64> {
+        if step == 0 {
+            return None;
+        }
+        if !self.ends.contains_key(&step) {
+            let here = self.pos;
+            self.goto(Pos::done(step));
+            self.goto(here);
+        }
+        self.ends.get(&step).map(|(ticks, end)| match end {
+            RunEnd::Wiped(_) => ticks + 1,
+            _ => *ticks,
+        })
+    }
+}
