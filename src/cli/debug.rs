@@ -8,8 +8,6 @@ use super::Failure;
 use super::asm::StdlibOption;
 use crate::asm::source::DiskLoader;
 use crate::debugger::commands::{COMMANDS, Outcome};
-use crate::debugger::session::Session;
-use crate::debugger::source::Program;
 use crate::debugger::view::Format;
 use crate::debugger::{Debugger, INTERRUPT};
 use crate::scenario::replay::Replay;
@@ -24,7 +22,6 @@ use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
 /// `constree debug`.
@@ -55,9 +52,13 @@ fn lone_program_scenario(path: &Path) -> String {
     )
 }
 
-/// The scenario, the directory its sources are read from, built-in
-/// sources, and the world to start from (with each robot's place).
-fn load(args: &DebugArgs) -> Result<(Scenario, PathBuf, Vec<(String, String)>), Failure> {
+/// A scenario to debug, the directory its sources are read from, and
+/// built-in sources `(file name, text)`.
+type Loaded = (Scenario, PathBuf, Vec<(String, String)>);
+
+/// What `constree debug` was given: a replay, a scenario, a lone program,
+/// or nothing (the built-in game).
+fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
     let dir_of = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
     if let Some(file) = &args.replay {
         let replay = Replay::load(file)?;
@@ -86,14 +87,19 @@ fn load(args: &DebugArgs) -> Result<(Scenario, PathBuf, Vec<(String, String)>), 
             .collect();
         return Ok((builtin::scenario()?, PathBuf::new(), builtins));
     };
-    let is_program = target
-        .extension()
-        .is_some_and(|e| e == "cta" || e == "ctm");
+    let is_program = target.extension().is_some_and(|e| e == "cta" || e == "ctm");
     if !is_program {
-        return Ok((Scenario::load(target, args.stdlib.dir())?, dir_of(target), Vec::new()));
+        return Ok((
+            Scenario::load(target, args.stdlib.dir())?,
+            dir_of(target),
+            Vec::new(),
+        ));
     }
     if !target.is_file() {
-        return Err(Failure(format!("there is no program file {}", target.display())));
+        return Err(Failure(format!(
+            "there is no program file {}",
+            target.display()
+        )));
     }
     let loader = DiskLoader::new(args.stdlib.dir());
     let programs = |_: &str| load_program(&loader, target);
@@ -104,25 +110,10 @@ fn load(args: &DebugArgs) -> Result<(Scenario, PathBuf, Vec<(String, String)>), 
 
 fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
     let (scenario, dir, builtins) = load(args)?;
-    let (world, starts) = scenario.world(scenario.seed);
-    let programs = scenario
-        .robots
-        .iter()
-        .map(|r| {
-            r.image
-                .clone()
-                .map(|image| Rc::new(Program::new(image, dir.clone(), builtins.clone())))
-        })
-        .collect();
-    let first = starts.first().copied();
-    let session = Session::new(scenario, world, starts, first);
-    let mut debugger = Debugger::new(session, programs);
+    let mut debugger = Debugger::for_scenario(scenario, dir, builtins).map_err(Failure)?;
     if let Some(sel) = &args.robot {
         let place = debugger.select(sel).map_err(Failure)?;
         debugger.session.set_focus(Some(place));
-    }
-    if debugger.session.focus().is_none() {
-        return Err(Failure("the scenario has no robot to debug".into()));
     }
     Ok(debugger)
 }
@@ -199,7 +190,10 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
     // rustyline sees it as a key).
     // SAFETY: the handler only stores to an atomic.
     unsafe {
-        libc::signal(libc::SIGINT, on_interrupt as *const () as libc::sighandler_t);
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
     }
     let mut editor: Editor<DebugHelper, rustyline::history::DefaultHistory> =
         Editor::new().map_err(|e| Failure(e.to_string()))?;
@@ -283,7 +277,13 @@ impl Completer for DebugHelper {
             self.symbols
                 .iter()
                 .map(String::as_str)
-                .chain(before.starts_with("info ").then_some(info).into_iter().flatten())
+                .chain(
+                    before
+                        .starts_with("info ")
+                        .then_some(info)
+                        .into_iter()
+                        .flatten(),
+                )
                 .filter(|s| s.starts_with(word))
                 .map(str::to_string)
                 .collect()
@@ -306,7 +306,11 @@ impl Hinter for DebugHelper {
 }
 
 impl Highlighter for DebugHelper {
-    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(&'s self, prompt: &'p str, default: bool) -> Cow<'b, str> {
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
+        &'s self,
+        prompt: &'p str,
+        default: bool,
+    ) -> Cow<'b, str> {
         if default {
             Cow::Borrowed(&self.prompt)
         } else {

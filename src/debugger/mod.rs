@@ -48,6 +48,31 @@ impl Debugger {
         }
     }
 
+    /// A debugger on a scenario's starting world, focused on its first
+    /// robot. Sources are read from `dir`, or found among `builtins`
+    /// (`(file name, text)`) and the embedded standard library.
+    pub fn for_scenario(
+        scenario: crate::scenario::Scenario,
+        dir: std::path::PathBuf,
+        builtins: Vec<(String, String)>,
+    ) -> Result<Debugger, String> {
+        let (world, starts) = scenario.world(scenario.seed);
+        let programs = scenario
+            .robots
+            .iter()
+            .map(|r| {
+                r.image
+                    .clone()
+                    .map(|image| Rc::new(Program::new(image, dir.clone(), builtins.clone())))
+            })
+            .collect();
+        let Some(&first) = starts.first() else {
+            return Err("the scenario has no robot to debug".into());
+        };
+        let session = Session::new(scenario, world, starts, Some(first));
+        Ok(Debugger::new(session, programs))
+    }
+
     /// The scenario robot focused, if the focus is one.
     pub fn focus_robot(&self) -> Option<usize> {
         let focus = self.session.focus()?;
@@ -104,8 +129,7 @@ impl Debugger {
             .iter()
             .position(|r| r.name == sel)
         {
-            return self.session.robots()[k]
-                .ok_or_else(|| format!("{sel} has been destroyed"));
+            return self.session.robots()[k].ok_or_else(|| format!("{sel} has been destroyed"));
         }
         let (xy, index) = match sel.split_once('#') {
             Some((xy, i)) => (

@@ -134,9 +134,17 @@ pub enum Goal {
         /// tails: the run stops only when the stack is one of them.
         frame: Option<(usize, FxHashSet<usize>)>,
     },
-    /// The current call returns: the stack register becomes one of these
-    /// nodes (the tails of the start's stack, without it).
-    Return(usize, FxHashSet<usize>),
+    /// The current call returns: the program register is the return
+    /// continuation (this node) and the stack register one of these nodes
+    /// (the tails of the start's stack, without it).
+    Return {
+        /// The stack register.
+        stack: usize,
+        /// The stack's tails below the current frame.
+        tails: FxHashSet<usize>,
+        /// The code the call returns to.
+        to: usize,
+    },
     /// The output register (its index, and the node it holds now) is
     /// written with something other than Nil.
     Output(usize, usize),
@@ -253,8 +261,9 @@ impl<'a> Probe<'a> {
                 };
                 line.is_some() && line != *from
             }
-            Goal::Return(stack, tails) => {
-                register(prog, memory, *stack).is_some_and(|s| tails.contains(&s.node_id()))
+            Goal::Return { stack, tails, to } => {
+                prog.node_id() == *to
+                    && register(prog, memory, *stack).is_some_and(|s| tails.contains(&s.node_id()))
             }
             Goal::Output(out, last) => {
                 let Some(now) = register(prog, memory, *out) else {

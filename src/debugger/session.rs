@@ -159,7 +159,12 @@ pub struct Session {
 
 impl Session {
     /// The scenario's starting world, with the robot at `focus` focused.
-    pub fn new(scenario: Scenario, world: World, starts: Vec<Place>, focus: Option<Place>) -> Session {
+    pub fn new(
+        scenario: Scenario,
+        world: World,
+        starts: Vec<Place>,
+        focus: Option<Place>,
+    ) -> Session {
         let robots = starts.into_iter().map(Some).collect();
         let mut session = Session {
             scenario,
@@ -230,7 +235,14 @@ impl Session {
         let now = self.pos;
         self.snapshots.retain(|p, _| *p < now);
         self.ends.retain(|s, _| *s < now.step);
-        let memory = &mut self.world.cells.get_mut(cell)?.as_mut()?.robots.get_mut(k)?.memory;
+        let memory = &mut self
+            .world
+            .cells
+            .get_mut(cell)?
+            .as_mut()?
+            .robots
+            .get_mut(k)?
+            .memory;
         Some(memory)
     }
 
@@ -275,7 +287,16 @@ impl Session {
 
     fn memory_mut(&mut self) -> Option<&mut Memory> {
         let (cell, k) = self.focus?;
-        Some(&mut self.world.cells.get_mut(cell)?.as_mut()?.robots.get_mut(k)?.memory)
+        Some(
+            &mut self
+                .world
+                .cells
+                .get_mut(cell)?
+                .as_mut()?
+                .robots
+                .get_mut(k)?
+                .memory,
+        )
     }
 
     /// Runs the next game step up to the focused machine: every phase of the
@@ -372,7 +393,7 @@ impl Session {
                 Some(Event::StepDone(RunEnd::Spent))
             }
             Pause::Budget => {
-                if self.pos.tick % CHECKPOINT_TICKS == 0 {
+                if self.pos.tick.is_multiple_of(CHECKPOINT_TICKS) {
                     self.snapshot();
                 }
                 (ticks == max).then_some(Event::Reached)
@@ -399,7 +420,11 @@ impl Session {
         let (goal, exact) = match limit {
             Limit::To(target) => (Some(target), true),
             Limit::Steps(n) => {
-                let last = if start.is_done() { start.step + n } else { start.step + n.max(1) - 1 };
+                let last = if start.is_done() {
+                    start.step + n
+                } else {
+                    start.step + n.max(1) - 1
+                };
                 (Some(Pos::done(last)), false)
             }
             Limit::Ticks(_) | Limit::Unlimited => (None, false),
@@ -497,11 +522,17 @@ impl Session {
             if pos.is_done() {
                 let ticks = self.ticks_of(pos.step).unwrap_or(0);
                 if ticks > 0 {
-                    break Pos { step: pos.step, tick: ticks - 1 };
+                    break Pos {
+                        step: pos.step,
+                        tick: ticks - 1,
+                    };
                 }
                 pos = Pos::done(pos.step.checked_sub(1)?);
             } else if pos.tick > 0 {
-                break Pos { step: pos.step, tick: pos.tick - 1 };
+                break Pos {
+                    step: pos.step,
+                    tick: pos.tick - 1,
+                };
             } else {
                 pos = Pos::done(pos.step.checked_sub(1)?);
             }

@@ -76,9 +76,10 @@ pub enum Format {
 }
 
 impl Format {
-    /// The names, as typed after `print PATH` (for completion and help).
+    /// The names, for completion and help, without their slash (typed
+    /// after `print PATH` as `/auto`, `/tree`, ...).
     pub const NAMES: [&'static str; 8] = [
-        "/auto", "/tree", "/bits", "/int", "/list", "/command", "/instr", "/input",
+        "auto", "tree", "bits", "int", "list", "command", "instr", "input",
     ];
 
     /// Every format, in the order of [`Format::NAMES`].
@@ -101,25 +102,24 @@ impl Format {
         let bare = text.strip_prefix('/').unwrap_or(text);
         Format::NAMES
             .iter()
-            .position(|n| &n[1..] == bare)
+            .position(|n| *n == bare)
             .map(|i| Format::ALL[i])
             .ok_or_else(|| {
-                format!(
-                    "unknown format `{text}`: use one of {}",
-                    Format::NAMES.join(", ")
-                )
+                let names: Vec<String> = Format::ALL.iter().map(Format::to_string).collect();
+                format!("unknown format `{text}`: use one of {}", names.join(", "))
             })
     }
 
-    /// The name with its slash (`/auto`).
+    /// The name without its slash (`auto`).
     pub fn name(self) -> &'static str {
         Format::NAMES[self as usize]
     }
 }
 
 impl fmt::Display for Format {
+    /// The name as typed, with its slash (`/auto`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        write!(f, "/{}", self.name())
     }
 }
 
@@ -252,7 +252,9 @@ fn parse_steps(mut text: &str) -> Result<Vec<Step>, String> {
         };
         // A step runs to the next separator; its own leading `~` belongs to it.
         let skip = usize::from(body.starts_with('~'));
-        let end = body[skip..].find(['.', '~']).map_or(body.len(), |i| i + skip);
+        let end = body[skip..]
+            .find(['.', '~'])
+            .map_or(body.len(), |i| i + skip);
         steps.push(parse_step(&body[..end])?);
         text = &body[end..];
     }
@@ -278,7 +280,8 @@ fn parse_step(word: &str) -> Result<Step, String> {
 }
 
 /// Follows the steps from the register's tree. Errors say which step met
-/// Nil: `in.1.3: the list has only 3 elements`, `r4.f: r4 is Nil`.
+/// Nil: `in.1.3: the list has only 3 elements`, `r4.f: r4 is Nil`,
+/// `in.~7: in is Nil after 4 backs`.
 pub fn follow(tree: &Tree, path: &Path) -> Result<Tree, String> {
     let mut current = tree;
     let mut shown = path.register.to_string();
@@ -286,11 +289,12 @@ pub fn follow(tree: &Tree, path: &Path) -> Result<Tree, String> {
         let here = format!("{shown}{step}");
         current = take_step(current, *step).map_err(|why| match why {
             Missing::Nil => format!("{here}: {shown} is Nil"),
-            Missing::Elements(n) => format!("{here}: the list has only {}", count(n as u64, "element")),
-            Missing::Backs(n) => format!(
-                "{here}: {shown} ends after {} (the tree after {n} backs is Nil)",
-                count(n as u64, "back")
-            ),
+            Missing::Elements(n) => {
+                format!("{here}: the list has only {}", count(n as u64, "element"))
+            }
+            Missing::Backs(n) => {
+                format!("{here}: {shown} is Nil after {}", count(n as u64, "back"))
+            }
         })?;
         shown = here;
     }
@@ -311,13 +315,12 @@ fn take_step(tree: &Tree, step: Step) -> Result<&Tree, Missing> {
     match step {
         Step::Front => tree.front().ok_or(Missing::Nil),
         Step::Back => tree.back().ok_or(Missing::Nil),
-        Step::Element(n) => backs(tree, n)
-            .ok()
-            .and_then(Tree::front)
-            .ok_or_else(|| match tree.iter_list().take(n).count() {
+        Step::Element(n) => backs(tree, n).ok().and_then(Tree::front).ok_or_else(|| {
+            match tree.iter_list().take(n).count() {
                 0 => Missing::Nil,
                 k => Missing::Elements(k),
-            }),
+            }
+        }),
         Step::Tail(n) => backs(tree, n).map_err(|k| match k {
             0 => Missing::Nil,
             k => Missing::Backs(k),
@@ -476,7 +479,10 @@ fn int(tree: &Tree) -> Result<String, String> {
     if n.encode() == *tree {
         return Ok(n.to_string());
     }
-    Ok(format!("{n} (not canonical: {})", why_not_canonical(tree, n)))
+    Ok(format!(
+        "{n} (not canonical: {})",
+        why_not_canonical(tree, n)
+    ))
 }
 
 /// The negative tags at the head of an Int, and the bit list after them.
@@ -846,7 +852,12 @@ fn input(tree: &Tree, ctx: &ViewContext) -> String {
 fn nothing_arrived(ctx: &ViewContext) -> String {
     let trimmed = ctx
         .input_limit
-        .map(|l| format!(", or the engine trimmed it all to fit in {}", conses(l.max(0) as u64)))
+        .map(|l| {
+            format!(
+                ", or the engine trimmed it all to fit in {}",
+                conses(l.max(0) as u64)
+            )
+        })
         .unwrap_or_default();
     format!("nothing: the input is Nil (no step has written it yet{trimmed})")
 }
@@ -885,7 +896,11 @@ fn section(
     }
     lines.push(format!("{title}:"));
     let (texts, more) = elements(list, LIST_SHOWN, |k, t| {
-        let mark = if mine == Some(k) { "   <- this robot" } else { "" };
+        let mark = if mine == Some(k) {
+            "   <- this robot"
+        } else {
+            ""
+        };
         let text = |l| format!("  [{k}] {l}{mark}");
         line(k, t).map(text).map_err(text)
     });
@@ -925,7 +940,10 @@ fn robot(_: usize, tree: &Tree) -> Result<String, String> {
             frame.strength,
             item_list(inventory)
         )),
-        _ => Err(undecodable("not a robot ((colour, strength), inventory)", tree)),
+        _ => Err(undecodable(
+            "not a robot ((colour, strength), inventory)",
+            tree,
+        )),
     }
 }
 
@@ -993,9 +1011,16 @@ fn action(tree: &Tree, own: bool, invalid: Option<bool>) -> Result<String, Strin
 fn decode_action(tree: &Tree, own: bool, invalid: Option<bool>) -> Option<String> {
     let (tag, arg) = tree.split()?;
     let i = || small_int(arg);
-    let d = || small_int(arg).and_then(Direction::from_index).map(Direction::name);
+    let d = || {
+        small_int(arg)
+            .and_then(Direction::from_index)
+            .map(Direction::name)
+    };
     let is = || {
-        let ns = arg.iter_list().map(small_int).collect::<Option<Vec<i64>>>()?;
+        let ns = arg
+            .iter_list()
+            .map(small_int)
+            .collect::<Option<Vec<i64>>>()?;
         Some(int_list(&ns))
     };
     Some(match small_int(tag)? {
@@ -1037,8 +1062,14 @@ fn items(lines: &mut Vec<String>, tree: &Tree) {
     };
     lines.push("items (numbered as in the next step's item list):".to_string());
     let mut next = 0;
-    lines.push(format!("  unaffected: {}", numbered(unaffected, &mut next, LIST_SHOWN)));
-    lines.push(format!("  dropped: {}", numbered(dropped, &mut next, LIST_SHOWN)));
+    lines.push(format!(
+        "  unaffected: {}",
+        numbered(unaffected, &mut next, LIST_SHOWN)
+    ));
+    lines.push(format!(
+        "  dropped: {}",
+        numbered(dropped, &mut next, LIST_SHOWN)
+    ));
     if fallen.is_nil() {
         lines.push("  fallen: none".to_string());
     }
@@ -1077,9 +1108,15 @@ fn numbered(list: &Tree, next: &mut usize, shown: usize) -> String {
 fn private(lines: &mut Vec<String>, part: &Tree, me: &Me, tree: &Tree, ctx: &ViewContext) {
     let inspected = me.tag == Some(INSPECTED);
     if part.is_nil() && inspected {
-        lines.push(format!("private: {}", cut_note(tree, ctx, "the inspection")));
+        lines.push(format!(
+            "private: {}",
+            cut_note(tree, ctx, "the inspection")
+        ));
     } else if part.is_nil() {
-        lines.push(format!("private: 0 (nothing to report){}", lost_one(tree, ctx)));
+        lines.push(format!(
+            "private: 0 (nothing to report){}",
+            lost_one(tree, ctx)
+        ));
     } else if me.invalid == Some(true) {
         lines.push("private: 1 (this robot's last command was invalid)".to_string());
     } else {
@@ -1148,7 +1185,10 @@ fn inspected_registers(
     for (k, r) in list.iter_list().take(LIST_SHOWN).enumerate() {
         lines.push(match decode_register(r) {
             Some(r) => format!("  [{k}] limit {}: {}", r.limit, element(&r.contents)),
-            None => format!("  [{k}] {}", undecodable("not a register (limit, contents)", r)),
+            None => format!(
+                "  [{k}] {}",
+                undecodable("not a register (limit, contents)", r)
+            ),
         });
     }
     lines.extend(more(list, LIST_SHOWN).map(|m| format!("  {m}")));
@@ -1200,15 +1240,19 @@ mod tests {
         assert_eq!(Format::parse("/auto"), Ok(Format::Auto));
         assert_eq!(Format::parse("input"), Ok(Format::Input));
         assert_eq!(Format::parse(" /instr "), Ok(Format::Instr));
-        for name in Format::NAMES {
-            assert_eq!(Format::parse(name).map(Format::name), Ok(name));
-            assert_eq!(Format::parse(&name[1..]).map(|f| f.to_string()), Ok(name.to_string()));
+        for (name, format) in Format::NAMES.iter().zip(Format::ALL) {
+            assert_eq!(Format::parse(name), Ok(format));
+            assert_eq!(format.name(), *name);
+            assert_eq!(Format::parse(&format.to_string()), Ok(format));
+            assert_eq!(format.to_string(), format!("/{name}"));
         }
         assert_eq!(
             Format::parse("/hex"),
-            Err("unknown format `/hex`: use one of /auto, /tree, /bits, /int, /list, \
+            Err(
+                "unknown format `/hex`: use one of /auto, /tree, /bits, /int, /list, \
                  /command, /instr, /input"
-                .to_string())
+                    .to_string()
+            )
         );
         assert!(Format::parse("").is_err());
         assert!(Format::parse("/").is_err());
@@ -1223,7 +1267,10 @@ mod tests {
         assert_eq!(p("in.1.0"), path(name("in"), &[Element(1), Element(0)]));
         assert_eq!(p("in.~4"), path(name("in"), &[Tail(4)]));
         assert_eq!(p("in~4"), path(name("in"), &[Tail(4)]));
-        assert_eq!(p("in.1~2.f"), path(name("in"), &[Element(1), Tail(2), Front]));
+        assert_eq!(
+            p("in.1~2.f"),
+            path(name("in"), &[Element(1), Tail(2), Front])
+        );
         assert_eq!(p("list.a.0"), path(name("list.a"), &[Element(0)]));
         assert_eq!(p("list.b.b"), path(name("list.b"), &[Back]));
         assert_eq!(p("list.back"), path(name("list"), &[Back]));
@@ -1234,8 +1281,14 @@ mod tests {
         assert_eq!(p("12.~0"), path(RegisterRef::Index(12), &[Tail(0)]));
         // A name wins over the number it looks like.
         let r_names = strings(&["r0", "r1"]);
-        assert_eq!(parse_path("r1.0", &r_names), Ok(path(name("r1"), &[Element(0)])));
-        assert_eq!(parse_path("r2.0", &[]), Ok(path(RegisterRef::Index(2), &[Element(0)])));
+        assert_eq!(
+            parse_path("r1.0", &r_names),
+            Ok(path(name("r1"), &[Element(0)]))
+        );
+        assert_eq!(
+            parse_path("r2.0", &[]),
+            Ok(path(RegisterRef::Index(2), &[Element(0)]))
+        );
         for (text, shown) in [
             ("in.1.0", "in.1.0"),
             ("in~4", "in.~4"),
@@ -1250,8 +1303,24 @@ mod tests {
     fn bad_paths_are_errors() {
         let names = strings(&["in", "list.a"]);
         for bad in [
-            "", "foo", "foo.1", "in.", "in..1", "in.x", "in.~", "in.~x", "in.-1", "in.1.", "r",
-            "rx", ".1", "~1", "in.f b", "in .1", "list", "r99999999999999999999999",
+            "",
+            "foo",
+            "foo.1",
+            "in.",
+            "in..1",
+            "in.x",
+            "in.~",
+            "in.~x",
+            "in.-1",
+            "in.1.",
+            "r",
+            "rx",
+            ".1",
+            "~1",
+            "in.f b",
+            "in .1",
+            "list",
+            "r99999999999999999999999",
             "in.99999999999999999999999",
         ] {
             assert!(parse_path(bad, &names).is_err(), "{bad:?} parsed");
@@ -1264,7 +1333,10 @@ mod tests {
             parse_path("in.x", &names),
             Err(format!("`in.x`: `x` is not a step: {PATH_HELP}"))
         );
-        assert_eq!(parse_path("  ", &names), Err(format!("empty path: {PATH_HELP}")));
+        assert_eq!(
+            parse_path("  ", &names),
+            Err(format!("empty path: {PATH_HELP}"))
+        );
     }
 
     #[test]
@@ -1286,17 +1358,14 @@ mod tests {
         assert_eq!(error("in.2.f"), "in.2.f: in.2 is Nil");
         assert_eq!(error("in.2.b.f"), "in.2.b: in.2 is Nil");
         assert_eq!(error("in.2.~1"), "in.2.~1: in.2 is Nil");
-        assert_eq!(
-            error("in.1.~7"),
-            "in.1.~7: in.1 ends after 3 backs (the tree after 3 backs is Nil)"
-        );
-        assert_eq!(
-            error("in.3.~2"),
-            "in.3.~2: in.3 ends after 1 back (the tree after 1 backs is Nil)"
-        );
+        assert_eq!(error("in.1.~7"), "in.1.~7: in.1 is Nil after 3 backs");
+        assert_eq!(error("in.3.~2"), "in.3.~2: in.3 is Nil after 1 back");
         let r4 = path(RegisterRef::Index(4), &[Step::Front]);
         assert_eq!(follow(&Tree::NIL, &r4), Err("r4.f: r4 is Nil".to_string()));
-        assert_eq!(follow(&Tree::NIL, &path(RegisterRef::Index(4), &[])), Ok(Tree::NIL));
+        assert_eq!(
+            follow(&Tree::NIL, &path(RegisterRef::Index(4), &[])),
+            Ok(Tree::NIL)
+        );
     }
 
     #[test]
@@ -1305,13 +1374,19 @@ mod tests {
             view(&4i64.encode(), Format::Auto),
             Ok("int 4 (or command Move E)   [4 conses]".to_string())
         );
-        assert_eq!(view(&Tree::NIL, Format::Auto), Ok("nil   [0 conses]".to_string()));
+        assert_eq!(
+            view(&Tree::NIL, Format::Auto),
+            Ok("nil   [0 conses]".to_string())
+        );
         assert_eq!(
             view(&Tree::unit(), Format::Auto),
             Ok("command Move N (or list [0])   [1 cons]".to_string())
         );
         let odd = Tree::cons(Tree::NIL, Tree::cons(Tree::unit(), Tree::unit()));
-        assert_eq!(view(&odd, Format::Auto), Ok("[[], [[]], []]   [4 conses]".to_string()));
+        assert_eq!(
+            view(&odd, Format::Auto),
+            Ok("[[], [[]], []]   [4 conses]".to_string())
+        );
     }
 
     #[test]
@@ -1323,7 +1398,10 @@ mod tests {
         assert_eq!(view(&Tree::NIL, Format::Bits), Ok("0".to_string()));
         let long = Tree::list((0..10_000).map(|_| Tree::NIL));
         let bits = view(&long, Format::Bits).unwrap();
-        assert_eq!(bits, format!("{}… (10000 conses)", "10".repeat(BITS_CHARS / 2)));
+        assert_eq!(
+            bits,
+            format!("{}… (10000 conses)", "10".repeat(BITS_CHARS / 2))
+        );
         let tree = view(&long, Format::Tree).unwrap();
         assert!(tree.starts_with("[[], [], "), "{tree}");
         assert!(tree.ends_with("… (10000 conses)"), "{tree}");
@@ -1382,7 +1460,10 @@ mod tests {
             view(&t, Format::List),
             Ok("[0] int 5\n[1] nil\n[2] command Drop 1 (or code, 2 instructions)".to_string())
         );
-        assert_eq!(view(&Tree::NIL, Format::List), Ok("[] (the empty list)".to_string()));
+        assert_eq!(
+            view(&Tree::NIL, Format::List),
+            Ok("[] (the empty list)".to_string())
+        );
         let long = (0..120i64).collect::<Vec<_>>().encode();
         let text = view(&long, Format::List).unwrap();
         let lines: Vec<&str> = text.lines().collect();
@@ -1404,7 +1485,9 @@ mod tests {
         );
         assert_eq!(
             command(&build.encode()),
-            ok("Build from items [0, 2] with 2 registers:\n  [0] limit 8: int 5\n  [1] limit 3: nil")
+            ok(
+                "Build from items [0, 2] with 2 registers:\n  [0] limit 8: int 5\n  [1] limit 3: nil"
+            )
         );
         let four = vec![false, false, true, false].encode();
         assert_eq!(
@@ -1437,7 +1520,10 @@ mod tests {
             format!("{invalid}Lift needs an Int argument")
         );
         assert_eq!(
-            error(&Tree::cons(Tree::list([Tree::list([Tree::unit()])]), Tree::NIL)),
+            error(&Tree::cons(
+                Tree::list([Tree::list([Tree::unit()])]),
+                Tree::NIL
+            )),
             format!("{invalid}its tag (the front) is not an Int")
         );
         assert_eq!(
@@ -1460,7 +1546,11 @@ main:
             &crate::asm::source::MemoryLoader::default(),
             crate::asm::source::SourceFile::new("bot.cta".into(), None, BOT.into()),
         );
-        assert!(assembly.diagnostics.is_empty(), "{}", assembly.render(false));
+        assert!(
+            assembly.diagnostics.is_empty(),
+            "{}",
+            assembly.render(false)
+        );
         assembly.image.unwrap()
     }
 
@@ -1494,13 +1584,21 @@ spin.3:
         let rest = program.back().unwrap();
         assert_eq!(
             show(rest, Format::Instr, &c),
-            Ok(main.lines().skip(2).collect::<Vec<_>>().join("\n").replace("   1  ", "   0  ").replace("   2  ", "   1  "))
+            Ok(main
+                .lines()
+                .skip(2)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .replace("   1  ", "   0  ")
+                .replace("   2  ", "   1  "))
         );
         // Without an image: numbers for names, no locations.
         assert_eq!(
             view(program, Format::Instr),
-            Ok("   0  copyifnil 3, 10, 2\n   1  copyifnil 2, 9, 0\n   2  copyifnil 3, 8, 0"
-                .to_string())
+            Ok(
+                "   0  copyifnil 3, 10, 2\n   1  copyifnil 2, 9, 0\n   2  copyifnil 3, 8, 0"
+                    .to_string()
+            )
         );
     }
 
@@ -1637,7 +1735,7 @@ spin.3:
     }
 
     fn actions(own: usize, own_text: &str) -> String {
-        let mut lines = vec![
+        let mut lines = [
             "actions:".to_string(),
             "  [0] passed or invalid".to_string(),
             "  [1] lifted item 0".to_string(),
@@ -1730,14 +1828,20 @@ spin.3:
              all to fit in 3 conses)"
         );
         assert_eq!(cut(4), format!("index 2\n{}", note(4, "the robots", 0)));
-        assert_eq!(cut(111), format!("index 2\n{}", note(111, "the robots", 107)));
+        assert_eq!(
+            cut(111),
+            format!("index 2\n{}", note(111, "the robots", 107))
+        );
         assert_eq!(
             cut(120),
             format!("index 2\n{robots}\n{}", note(120, "the actions", 8))
         );
         assert_eq!(
             cut(200),
-            format!("index 2\n{robots}\n{actions}\n{}", note(200, "the items", 49))
+            format!(
+                "index 2\n{robots}\n{actions}\n{}",
+                note(200, "the items", 49)
+            )
         );
         assert_eq!(
             cut(268),
@@ -1801,7 +1905,13 @@ spin.3:
 
     #[test]
     fn inputs_made_by_hand() {
-        let empty = (0i64, Tree::NIL, Tree::NIL, (Tree::NIL, Tree::NIL, Tree::NIL), 0i64);
+        let empty = (
+            0i64,
+            Tree::NIL,
+            Tree::NIL,
+            (Tree::NIL, Tree::NIL, Tree::NIL),
+            0i64,
+        );
         assert_eq!(
             view(&empty.encode(), Format::Input),
             Ok("index 0
@@ -1817,7 +1927,11 @@ private: 0 (nothing to report)"
         let robot = |inventory: Tree| Tree::cons((9i64, 1i64).encode(), inventory);
         let strange = (
             -1i64,
-            Tree::list([robot(Tree::NIL), Tree::NIL, robot(Tree::list([Tree::unit()]))]),
+            Tree::list([
+                robot(Tree::NIL),
+                Tree::NIL,
+                robot(Tree::list([Tree::unit()])),
+            ]),
             Tree::list([(17i64, Tree::NIL).encode(), (2i64, 3i64).encode()]),
             Tree::unit(),
             Tree::list([1i64.encode()]),
@@ -1879,9 +1993,17 @@ private: inspected a robot: processor speed 1
         assert!(shown[4].ends_with("\n[49] command Move N (or list [0])\n… 999950 more"));
         assert!(shown[6].ends_with("\n 199  nilify prog\n… 999800 more"));
         let shown = every_format(&shared);
-        assert!(shown[0].ends_with("…   [1152921504606846975 conses]"), "{}", shown[0]);
+        assert!(
+            shown[0].ends_with("…   [1152921504606846975 conses]"),
+            "{}",
+            shown[0]
+        );
         assert!(shown[2].ends_with("… (1152921504606846975 conses)"));
-        assert!(shown[3].starts_with("not an Int: bit 0 is [[[[[["), "{}", shown[3]);
+        assert!(
+            shown[3].starts_with("not an Int: bit 0 is [[[[[["),
+            "{}",
+            shown[3]
+        );
         let shown = every_format(&deep);
         assert!(shown[1].starts_with("[[[[[[[[[["));
         assert!(shown[1].ends_with("… (1000000 conses)"));

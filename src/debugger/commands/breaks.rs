@@ -38,12 +38,13 @@ impl Debugger {
                         format!("bad condition {text:?}: expected `REG is nil`, `REG is cons` or `size(REG) > N`")
                     })?;
                 let rest = rest.trim();
-                let split = rest
-                    .find(|c: char| c.is_ascii_digit())
-                    .ok_or_else(|| format!("bad condition {text:?}: size(REG) OP N needs a number"))?;
+                let split = rest.find(|c: char| c.is_ascii_digit()).ok_or_else(|| {
+                    format!("bad condition {text:?}: size(REG) OP N needs a number")
+                })?;
                 let (op, n) = rest.split_at(split);
-                let op = Comparison::parse(op.trim())
-                    .ok_or_else(|| format!("bad comparison {:?}: use <, <=, >, >=, == or !=", op.trim()))?;
+                let op = Comparison::parse(op.trim()).ok_or_else(|| {
+                    format!("bad comparison {:?}: use <, <=, >, >=, == or !=", op.trim())
+                })?;
                 let n = n
                     .trim()
                     .parse::<u64>()
@@ -79,8 +80,7 @@ impl Debugger {
             let on_line = |tree: &Tree| {
                 program.location(tree).is_some_and(|l| {
                     (l.file == file && l.line == number)
-                        || l
-                            .expansion
+                        || l.expansion
                             .iter()
                             .any(|s| s.file == file && s.line == number)
                 })
@@ -141,7 +141,11 @@ impl Debugger {
             None => None,
         };
         let id = self.new_id();
-        let kind = if temporary { "Temporary breakpoint" } else { "Breakpoint" };
+        let kind = if temporary {
+            "Temporary breakpoint"
+        } else {
+            "Breakpoint"
+        };
         let text = format!("{kind} {id} at {place}");
         self.breakpoints.push(Breakpoint {
             id,
@@ -227,7 +231,10 @@ impl Debugger {
                 .map_or_else(String::new, |(c, _)| format!(" if {c}"));
             rows.push((
                 b.id,
-                format!("{:<4} {kind:<11} {:>4}  {}: {}{cond}", b.id, b.hits, b.spec, b.place),
+                format!(
+                    "{:<4} {kind:<11} {:>4}  {}: {}{cond}",
+                    b.id, b.hits, b.spec, b.place
+                ),
             ));
         }
         for w in &self.watches {

@@ -142,11 +142,10 @@ impl Debugger {
         let place = self.session.focus().ok_or("no robot in focus")?;
         let robot = self.session.focused().ok_or("no robot in focus")?;
         let (x, y) = self.session.world().shape().position(place.0);
-        let name = self
-            .focus_robot()
-            .map_or_else(|| "(not a scenario robot)".to_string(), |k| {
-                self.session.scenario.robots[k].name.clone()
-            });
+        let name = self.focus_robot().map_or_else(
+            || "(not a scenario robot)".to_string(),
+            |k| self.session.scenario.robots[k].name.clone(),
+        );
         let inventory: Vec<String> = robot.inventory.iter().map(ToString::to_string).collect();
         let mut out = format!(
             "{name} at ({x}, {y}) #{}: {} frame, strength {}, speed {}, {} registers\n  carries: {}",
@@ -178,13 +177,16 @@ impl Debugger {
         let program = self
             .program()
             .ok_or("the focused robot has no source map")?;
-        let current = program.location(&self.prog_tree()).map(|l| match l.expansion.last() {
-            Some(site) => (site.file, site.line),
-            None => (l.file, l.line),
-        });
+        let current = program
+            .location(&self.prog_tree())
+            .map(|l| match l.expansion.last() {
+                Some(site) => (site.file, site.line),
+                None => (l.file, l.line),
+            });
         let args = args.trim();
         let center = if args.is_empty() {
-            current.ok_or("the current instruction has no source line: give FILE:LINE or a label")?
+            current
+                .ok_or("the current instruction has no source line: give FILE:LINE or a label")?
         } else if let Some(l) = program.image.labels.iter().find(|l| l.name == args) {
             let code = program
                 .code_at(l.register, l.offset)
@@ -207,14 +209,26 @@ impl Debugger {
                 .map_err(|_| format!("{line:?} is not a line number"))?;
             (file, line)
         };
-        let text = program
-            .text(center.0)
-            .ok_or_else(|| format!("the source of {} cannot be read", program.file_name(center.0)))?;
+        let text = program.text(center.0).ok_or_else(|| {
+            format!(
+                "the source of {} cannot be read",
+                program.file_name(center.0)
+            )
+        })?;
         let first = center.1.saturating_sub(LIST_CONTEXT).max(1);
         let mut out = vec![format!("{}:", program.file_name(center.0))];
-        for (k, line) in text.lines().enumerate().skip(first as usize - 1).take(2 * LIST_CONTEXT as usize + 1) {
+        for (k, line) in text
+            .lines()
+            .enumerate()
+            .skip(first as usize - 1)
+            .take(2 * LIST_CONTEXT as usize + 1)
+        {
             let n = k as u32 + 1;
-            let mark = if Some((center.0, n)) == current { ">" } else { " " };
+            let mark = if Some((center.0, n)) == current {
+                ">"
+            } else {
+                " "
+            };
             out.push(format!("{mark}{n:>5} | {line}"));
         }
         Ok(out.join("\n"))
@@ -235,7 +249,11 @@ impl Debugger {
         let Some(cs) = program.as_ref().and_then(|p| p.image.callstack) else {
             return Ok(out.join("\n"));
         };
-        let stack = robot.memory.get(cs.stack).map(|r| r.contents.clone()).unwrap_or_default();
+        let stack = robot
+            .memory
+            .get(cs.stack)
+            .map(|r| r.contents.clone())
+            .unwrap_or_default();
         for (k, frame) in stack.iter_list().enumerate() {
             // A frame is the code of the `call`'s jump: its location is the
             // call site, and the routine returns to the code after it.
@@ -271,7 +289,11 @@ impl Debugger {
                     .iter()
                     .position(|p| *p == Some((cell, k)))
                     .map_or("", |i| self.session.scenario.robots[i].name.as_str());
-                let focus = if self.session.focus() == Some((cell, k)) { "*" } else { " " };
+                let focus = if self.session.focus() == Some((cell, k)) {
+                    "*"
+                } else {
+                    " "
+                };
                 let action = self
                     .session
                     .report()

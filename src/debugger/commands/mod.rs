@@ -1,8 +1,8 @@
 //! The debugger's command language: gdb's names and short forms, one line
 //! per command, each giving its output text or a one-line error.
 
-mod inspect;
 mod breaks;
+mod inspect;
 mod run;
 
 use super::Debugger;
@@ -90,7 +90,8 @@ fn count(args: &str) -> Result<u64, String> {
 fn help(args: &str) -> String {
     let args = args.trim();
     if args.is_empty() {
-        let mut out = String::from("Commands (short forms in brackets; `help COMMAND` for more):\n");
+        let mut out =
+            String::from("Commands (short forms in brackets; `help COMMAND` for more):\n");
         for c in COMMANDS {
             let short = if c.aliases.is_empty() {
                 String::new()
@@ -112,11 +113,11 @@ impl Debugger {
     /// Runs one command line.
     pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
         let line = line.trim();
-        let (word, args) = line
-            .split_once(char::is_whitespace)
-            .unwrap_or((line, ""));
+        let (word, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let Some(command) = find(word) else {
-            return Err(format!("unknown command {word:?}: `help` lists the commands"));
+            return Err(format!(
+                "unknown command {word:?}: `help` lists the commands"
+            ));
         };
         let out = match command.name {
             "stepi" => self.stepi(count(args)?)?,

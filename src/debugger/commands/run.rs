@@ -80,7 +80,10 @@ impl Debugger {
         let pos = self.session.pos();
         let ticks = self.session.end_of(pos.step).map_or(0, |(t, _)| *t);
         match end {
-            RunEnd::Spent => format!("Step {} is complete: the machine ran its {ticks} ticks.", pos.step),
+            RunEnd::Spent => format!(
+                "Step {} is complete: the machine ran its {ticks} ticks.",
+                pos.step
+            ),
             RunEnd::Halted => format!(
                 "The machine halted (its program register is Nil) after {ticks} ticks of step {}.",
                 pos.step
@@ -199,7 +202,13 @@ impl Debugger {
     /// convention.
     fn stack(&self) -> Option<(usize, Tree)> {
         let cs = self.program()?.image.callstack?;
-        let tree = self.session.focused()?.memory.get(cs.stack)?.contents.clone();
+        let tree = self
+            .session
+            .focused()?
+            .memory
+            .get(cs.stack)?
+            .contents
+            .clone();
         Some((cs.stack, tree))
     }
 
@@ -237,7 +246,15 @@ impl Debugger {
         if stack.is_nil() {
             return Err("not inside a call: the stack is empty".into());
         }
-        self.go(Limit::Unlimited, true, Goal::Return(register, tails(&stack, false)))
+        // A frame is the code of the call's jump; the call returns to the
+        // code after it.
+        let to = stack.front().and_then(Tree::back).map_or(0, Tree::node_id);
+        let goal = Goal::Return {
+            stack: register,
+            tails: tails(&stack, false),
+            to,
+        };
+        self.go(Limit::Unlimited, true, goal)
     }
 
     pub(crate) fn reverse_stepi(&mut self, n: u64) -> Result<String, String> {
@@ -259,6 +276,7 @@ impl Debugger {
             .program()
             .ok_or("the focused robot has no source map: use reverse-stepi")?;
         let start = program.line(&self.prog());
+        let from = self.session.pos();
         // Back to an instruction of another line, then to that line's start.
         let mut line = None;
         for _ in 0..REVERSE_STEP_LIMIT {
@@ -276,6 +294,9 @@ impl Debugger {
                 }
                 _ => {}
             }
+        }
+        if self.session.pos() == from {
+            return Ok(format!("At the start of history.\n{}", self.here()));
         }
         Ok(self.stop_report(&Event::Reached, None))
     }
@@ -305,9 +326,9 @@ impl Debugger {
             );
             let mut found = None;
             let mut skip = false;
-            while let Event::Stopped =
-                self.session
-                    .advance(Limit::To(end), skip, &mut |p, m| probe.check(p, m))
+            while let Event::Stopped = self
+                .session
+                .advance(Limit::To(end), skip, &mut |p, m| probe.check(p, m))
             {
                 if self.session.pos() >= here {
                     break;
@@ -330,8 +351,14 @@ impl Debugger {
 
     pub(crate) fn profile(&mut self, n: u64) -> Result<String, String> {
         let here = self.session.pos();
-        let last = if here.is_done() { here.step } else { here.step - 1 };
-        let first = last.saturating_sub(n - 1).max(self.session.origin().step + 1);
+        let last = if here.is_done() {
+            here.step
+        } else {
+            here.step - 1
+        };
+        let first = last
+            .saturating_sub(n - 1)
+            .max(self.session.origin().step + 1);
         if last < first {
             return Err("no complete game step to profile yet: `gstep` first".into());
         }
@@ -341,15 +368,12 @@ impl Debugger {
         let mut spent = 0u64;
         self.session.goto(Pos::done(first - 1));
         for step in first..=last {
-            self.session.advance(
-                Limit::To(Pos::done(step)),
-                false,
-                &mut |prog, _| {
+            self.session
+                .advance(Limit::To(Pos::done(step)), false, &mut |prog, _| {
                     *counts.entry(prog.node_id()).or_default() += 1;
                     total += 1;
                     false
-                },
-            );
+                });
             if let Some((_, RunEnd::Spent)) = self.session.end_of(step) {
                 spent += 1;
             }
@@ -380,10 +404,18 @@ impl Debugger {
         let mut out = format!(
             "Profile of step{} {first}{}: {total} ticks, speed {budget} per step\n  ticks   share  block",
             if steps > 1 { "s" } else { "" },
-            if steps > 1 { format!(" to {last}") } else { String::new() }
+            if steps > 1 {
+                format!(" to {last}")
+            } else {
+                String::new()
+            }
         );
         for (name, c) in rows {
-            let share = if total == 0 { 0.0 } else { c as f64 * 100.0 / total as f64 };
+            let share = if total == 0 {
+                0.0
+            } else {
+                c as f64 * 100.0 / total as f64
+            };
             out.push_str(&format!("\n{c:>7} {share:>6.1}%  {name}"));
         }
         out.push_str(&format!(

@@ -1,0 +1,287 @@
+//! The debugger: scripted sessions (golden transcripts of `constree debug
+//! --batch`), exact reverse execution, and the world after every complete
+//! step against the plain engine's.
+
+mod cli_common;
+
+use cli_common::{constree, text};
+use std::path::Path;
+
+/// Every `tests/debugger/*.dbg` script, run in batch mode; its first line
+/// `# args: ...` gives the command line. The transcript and the exit code
+/// are golden.
+#[test]
+fn scripted_sessions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/debugger");
+    let mut scripts: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dbg"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 6);
+    for script in scripts {
+        let body = std::fs::read_to_string(&script).unwrap();
+        let args = body
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# args:"))
+            .expect("a script starts with `# args:`");
+        let rel = script.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let rel = rel.to_str().unwrap().trim_start_matches('/');
+        let mut argv = vec!["debug"];
+        argv.extend(args.split_whitespace());
+        argv.extend(["--batch", rel]);
+        let out = constree(&argv, "");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let transcript = format!(
+            "{}exit code: {}\n{stderr}",
+            text(&out.stdout),
+            out.status.code().unwrap_or(-1)
+        );
+        let name = script.file_stem().unwrap().to_str().unwrap().to_string();
+        insta::assert_snapshot!(format!("debug_{name}"), transcript);
+    }
+}
+
+#[test]
+fn commands_on_standard_input_are_a_batch() {
+    let out = constree(
+        &["debug", "examples/walk/walk.toml"],
+        "stepi\nprint out /command\n",
+    );
+    assert!(out.status.success());
+    let transcript = text(&out.stdout);
+    assert!(
+        transcript.contains("> stepi\nstep 1, tick 1 of 1000"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("> print out /command\nout = Move E"),
+        "{transcript}"
+    );
+    let out = constree(&["debug", "examples/walk/walk.toml"], "nonsense\nstepi\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("error: unknown command \"nonsense\""));
+}
+
+#[test]
+fn bad_targets_are_errors() {
+    for (args, message) in [
+        (
+            &["debug", "nowhere.cta"][..],
+            "there is no program file nowhere.cta",
+        ),
+        (&["debug", "nowhere.toml"], "cannot read the scenario"),
+        (&["debug", "--replay", "nowhere.json"], "nowhere.json"),
+        (
+            &["debug", "examples/walk/walk.toml", "--robot", "nobody"],
+            "no robot \"nobody\"",
+        ),
+        (
+            &["debug", "examples/walk/walk.toml", "--robot", "3,0"],
+            "there is no robot #0 at (3, 0)",
+        ),
+    ] {
+        let out = constree(args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
+
+mod library {
+    use constree::debugger::Debugger;
+    use constree::debugger::commands::Outcome;
+    use constree::debugger::session::Pos;
+    use constree::scenario::Scenario;
+    use constree::world::{World, update};
+    use proptest::prelude::*;
+    use std::path::{Path, PathBuf};
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    fn debugger_on(scenario: Scenario) -> Debugger {
+        Debugger::for_scenario(scenario, root(), Vec::new()).unwrap()
+    }
+
+    fn load(path: &str) -> Scenario {
+        Scenario::load(&root().join(path), None).unwrap()
+    }
+
+    fn run(d: &mut Debugger, command: &str) -> String {
+        match d.execute(command) {
+            Ok(Outcome::Output(text)) => text,
+            Ok(Outcome::Quit) => String::new(),
+            Err(e) => panic!("{command}: {e}"),
+        }
+    }
+
+    fn state(d: &Debugger) -> (Pos, World) {
+        (d.session.pos(), d.session.world().clone())
+    }
+
+    #[test]
+    fn reverse_execution_returns_to_exactly_the_earlier_state() {
+        let mut d = debugger_on(load("examples/harvest/harvest.toml"));
+        let start = state(&d);
+        run(&mut d, "stepi 37");
+        let a = state(&d);
+        run(&mut d, "stepi");
+        let b = state(&d);
+        run(&mut d, "reverse-stepi");
+        assert_eq!(state(&d), a, "one instruction back");
+        run(&mut d, "break main");
+        run(&mut d, "continue");
+        let c = state(&d);
+        run(&mut d, "gstep 3");
+        let e = state(&d);
+        run(&mut d, "tick 250");
+        run(&mut d, "reverse-continue");
+        let back = state(&d);
+        assert!(back.0 > e.0 && back.1 != e.1, "a later stop at `main`");
+        run(&mut d, "reverse-gstep");
+        run(&mut d, "reverse-gstep");
+        assert_eq!(d.session.pos(), Pos::done(back.0.step - 2));
+        for (what, s) in [
+            ("a", &a),
+            ("b", &b),
+            ("c", &c),
+            ("e", &e),
+            ("start", &start),
+        ] {
+            d.session.goto(s.0);
+            assert_eq!(&state(&d), s, "back to {what}");
+        }
+        // Stepping back over a step boundary reaches the last instruction
+        // of the step before.
+        d.session.goto(Pos::done(2));
+        let done = state(&d);
+        run(&mut d, "reverse-stepi");
+        assert_eq!(d.session.pos(), Pos { step: 2, tick: 199 });
+        run(&mut d, "stepi");
+        assert_eq!(state(&d), done);
+    }
+
+    /// The engine's worlds: the start, then after each step.
+    fn engine_worlds(scenario: &Scenario, steps: usize) -> Vec<World> {
+        let (mut world, _) = scenario.world(scenario.seed);
+        let mut worlds = vec![world.clone()];
+        for _ in 0..steps {
+            world = update(world);
+            worlds.push(world.clone());
+        }
+        worlds
+    }
+
+    const PROGRAMS: &[&str] = &[
+        "examples/walker.cta",
+        "examples/harvest/red.cta",
+        "examples/harvest/blue.cta",
+        "examples/fight/striker.cta",
+        "examples/calls.cta",
+        "examples/count.cta",
+        "tests/debugger/faulty.cta",
+    ];
+
+    const COLORS: &[&str] = &["Red", "Blue", "Green", "Black"];
+
+    /// A random scenario: a small grid, cargo and shields lying about,
+    /// robots running the example programs at various speeds.
+    fn scenario() -> impl Strategy<Value = String> {
+        let robot = (
+            0..PROGRAMS.len(),
+            0..COLORS.len(),
+            0i64..6,
+            0i64..6,
+            1i64..400,
+            0u32..3,
+        );
+        (
+            (2i64..6, 1i64..5, any::<bool>()),
+            proptest::collection::vec(robot, 1..5),
+            proptest::collection::vec((0i64..6, 0i64..6, 1i64..9), 0..5),
+        )
+            .prop_map(|((w, h, wrap), robots, items)| {
+                let mut text = format!("steps = 6\n[world]\nsize = [{w}, {h}]\nwrap = {wrap}\n");
+                for (x, y, t) in items {
+                    text.push_str(&format!("[[item]]\nat = [{}, {}]\ncargo = [{t}, {t}]\n", x % w, y % h));
+                }
+                for (k, (p, c, x, y, speed, shields)) in robots.into_iter().enumerate() {
+                    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join(PROGRAMS[p]);
+                    text.push_str(&format!(
+                        "[[robot]]\nname = \"r{k}\"\nat = [{}, {}]\ncolor = {:?}\nspeed = {speed}\nprogram = {:?}\n",
+                        x % w,
+                        y % h,
+                        COLORS[c],
+                        program.display().to_string()
+                    ));
+                    if shields > 0 {
+                        text.push_str(&format!("inventory = [{{ shield = true, count = {shields} }}]\n"));
+                    }
+                }
+                text
+            })
+    }
+
+    /// Commands that look and move but change nothing.
+    fn command() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (1u64..300).prop_map(|n| format!("stepi {n}")),
+            (1u64..500).prop_map(|n| format!("tick {n}")),
+            (1u64..3).prop_map(|n| format!("gstep {n}")),
+            (1u64..40).prop_map(|n| format!("reverse-stepi {n}")),
+            Just("reverse-gstep".to_string()),
+            Just("reverse-step".to_string()),
+            Just("reverse-continue".to_string()),
+            Just("continue".to_string()),
+            Just("step".to_string()),
+            Just("next".to_string()),
+            Just("finish".to_string()),
+            Just("until-output".to_string()),
+            Just("break main".to_string()),
+            Just("watch out".to_string()),
+            Just("delete".to_string()),
+            Just("print in /input".to_string()),
+            Just("info registers".to_string()),
+            Just("robots".to_string()),
+            Just("profile".to_string()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn complete_steps_are_the_engines(text in scenario(), commands in proptest::collection::vec(command(), 1..14)) {
+            let programs = |name: &str| {
+                constree::scenario::load_program(&constree::asm::source::DiskLoader::new(None), Path::new(name))
+            };
+            let scenario = Scenario::from_text("random.toml", &text, &programs).unwrap();
+            let worlds = engine_worlds(&scenario, 40);
+            let mut d = debugger_on(scenario);
+            for c in &commands {
+                // Errors (`finish` outside a call, ...) are fine: state is what matters.
+                let _ = d.execute(c);
+                // The step under way, finished, is the engine's; then back.
+                let pos = d.session.pos();
+                d.session.finish_step();
+                let step = d.session.pos().step as usize;
+                prop_assert!(step < worlds.len());
+                prop_assert_eq!(d.session.world(), &worlds[step], "after {:?} at {}", c, pos);
+                d.session.goto(pos);
+                prop_assert_eq!(d.session.pos(), pos);
+            }
+            // And every complete step on the way back.
+            let last = d.session.pos().step.min(39);
+            for step in (0..=last).rev() {
+                d.session.goto(Pos::done(step));
+                prop_assert_eq!(d.session.world(), &worlds[step as usize]);
+            }
+        }
+    }
+}
