@@ -186,15 +186,6 @@ fn history_file() -> Option<PathBuf> {
 }
 
 fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
-    // Ctrl-C while a command runs interrupts it (while a line is read,
-    // rustyline sees it as a key).
-    // SAFETY: the handler only stores to an atomic.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as *const () as libc::sighandler_t,
-        );
-    }
     let mut editor: Editor<DebugHelper, rustyline::history::DefaultHistory> =
         Editor::new().map_err(|e| Failure(e.to_string()))?;
     let history = history_file();
@@ -225,7 +216,17 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
             continue;
         }
         last = line.clone();
+        // Ctrl-C while a command runs interrupts it. (While a line is read,
+        // rustyline sees Ctrl-C as a key; it installs a handler of its own
+        // for every line, replaced here.)
         INTERRUPT.store(false, Ordering::Relaxed);
+        // SAFETY: the handler only stores to an atomic.
+        unsafe {
+            libc::signal(
+                libc::SIGINT,
+                on_interrupt as *const () as libc::sighandler_t,
+            );
+        }
         match debugger.execute(&line) {
             Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
             Ok(Outcome::Output(_)) => {}

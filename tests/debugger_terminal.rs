@@ -1,0 +1,152 @@
+//! The interactive debugger in a real terminal (tmux): the prompt, Tab
+//! completion of a label, and Ctrl-C interrupting a long `continue`
+//! without leaving the debugger.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    session: String,
+}
+
+impl Tmux {
+    fn start(name: &str, command: &str) -> Tmux {
+        let status = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                name,
+                "-x",
+                "160",
+                "-y",
+                "50",
+                command,
+            ])
+            .status()
+            .expect("tmux runs (the CI installs it)");
+        assert!(status.success());
+        Tmux {
+            session: name.to_string(),
+        }
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.session])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Types text literally (a word like `delete` is not a key name).
+    fn text(&self, text: &str) {
+        let args = ["send-keys", "-l", "-t", &self.session, text];
+        assert!(Command::new("tmux").args(args).status().unwrap().success());
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.session];
+        args.extend(keys);
+        assert!(Command::new("tmux").args(&args).status().unwrap().success());
+    }
+
+    /// Waits until the screen shows `text` (at most 20 s).
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "waited for {text:?}; the screen shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.session])
+            .status();
+    }
+}
+
+#[test]
+fn prompt_completion_and_interrupt_in_a_terminal() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("debugger_terminal");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let walker = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/walker.cta");
+    // A robot with two billion ticks a step: `continue` runs for many
+    // seconds unless interrupted.
+    let scenario = dir.join("long.toml");
+    std::fs::write(
+        &scenario,
+        format!(
+            "steps = 100\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 2000000000\nprogram = {:?}\n",
+            walker.display().to_string()
+        ),
+    )
+    .unwrap();
+    let command = format!(
+        "CONSTREE_HISTORY={} {} debug {}",
+        dir.join("history").display(),
+        env!("CARGO_BIN_EXE_constree"),
+        scenario.display()
+    );
+    let name = format!("constree-test-{}", std::process::id());
+    let tmux = Tmux::start(&name, &command);
+    tmux.wait_for("(at the start)");
+    // Tab completes a command and a label.
+    tmux.text("bre");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("(at the start) break");
+    tmux.text(" ma");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("break main");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Breakpoint 1 at main");
+    tmux.text("delete");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Deleted 1 breakpoints");
+    // A long continue, interrupted.
+    tmux.text("continue");
+    tmux.keys(&["Enter"]);
+    std::thread::sleep(Duration::from_millis(500));
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("Interrupted.");
+    let screen = tmux.wait_for("(step 1, tick ");
+    assert!(screen.contains("step 1, tick"), "{screen}");
+    // Still alive: a command works, an empty line repeats it.
+    tmux.text("info frame");
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("> ");
+    assert!(!screen.contains("panicked"), "{screen}");
+    tmux.text("quit");
+    tmux.keys(&["Enter"]);
+    let start = Instant::now();
+    while Command::new("tmux")
+        .args(["has-session", "-t", &name])
+        .status()
+        .unwrap()
+        .success()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "quit did not end the debugger"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let history = std::fs::read_to_string(dir.join("history")).unwrap();
+    assert!(
+        history.contains("break main") && history.contains("continue"),
+        "{history}"
+    );
+}
