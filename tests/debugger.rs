@@ -285,3 +285,30 @@ mod library {
         }
     }
 }
+
+#[test]
+fn a_recorded_game_is_debugged_with_its_images() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("debug_replay");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("harvest.json");
+    let record = record.to_str().unwrap();
+    let out = constree(&["run", "--record", record], "");
+    assert!(out.status.success());
+    let out = constree(
+        &["debug", "--replay", record, "--robot", "blue"],
+        "break main\ncontinue\ngstep 4\nrobots\n",
+    );
+    let transcript = text(&out.stdout);
+    assert!(out.status.success(), "{transcript}");
+    assert!(transcript.contains("focus on blue"), "{transcript}");
+    assert!(transcript.contains("Breakpoint 1, main"), "{transcript}");
+    // The debugger's world after step 4 is the recorded one.
+    let replay = constree::scenario::replay::Replay::load(Path::new(record)).unwrap();
+    let shown = constree(&["replay", record, "--step", "4"], "");
+    let board = text(&shown.stdout);
+    let blue = board.lines().filter(|l| l.contains("BLU")).count();
+    assert!(blue > 0);
+    assert_eq!(replay.worlds.len(), 21);
+    assert!(transcript.contains("after step 4"), "{transcript}");
+}

@@ -62,15 +62,7 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
     let dir_of = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
     if let Some(file) = &args.replay {
         let replay = Replay::load(file)?;
-        let programs = |name: &str| {
-            replay
-                .images
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, image)| image.clone())
-                .ok_or_else(|| format!("the replay has no image of {name}"))
-        };
-        let scenario = Scenario::from_text(&replay.name, &replay.scenario, &programs)?;
+        let scenario = replay.scenario()?;
         let (world, _) = scenario.world(scenario.seed);
         if replay.worlds.first() != Some(&world) {
             return Err(Failure(format!(

@@ -208,15 +208,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
             args.file.display()
         ))
     })?;
-    let programs = |name: &str| {
-        replay
-            .images
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, image)| image.clone())
-            .ok_or_else(|| format!("the replay has no image of {name}"))
-    };
-    let scenario = Scenario::from_text(&replay.name, &replay.scenario, &programs)?;
+    let scenario = replay.scenario()?;
     match args.format {
         Format::Json => print_result(world, &scores(&scenario, world))?,
         Format::Text => {

@@ -231,19 +231,11 @@ impl Session {
     /// The focused robot's memory, to change it (`set`). Snapshots after
     /// the present are dropped: the future is no longer what they hold.
     pub fn focused_memory_mut(&mut self) -> Option<&mut Memory> {
-        let (cell, k) = self.focus?;
+        self.focus?;
         let now = self.pos;
         self.snapshots.retain(|p, _| *p < now);
         self.ends.retain(|s, _| *s < now.step);
-        let memory = &mut self
-            .world
-            .cells
-            .get_mut(cell)?
-            .as_mut()?
-            .robots
-            .get_mut(k)?
-            .memory;
-        Some(memory)
+        self.memory_mut()
     }
 
     /// Takes a snapshot of the present (after a change of state).

@@ -430,22 +430,13 @@ fn readable(tree: &Tree) -> String {
 /// `/bits`: the preorder bit string, cut with `… (N conses)` past
 /// [`BITS_CHARS`].
 fn bits(tree: &Tree) -> String {
-    let mut out = String::new();
-    let mut stack = vec![tree];
-    while let Some(t) = stack.pop() {
-        if out.len() >= BITS_CHARS {
-            return format!("{out}… ({})", conses(tree.size()));
-        }
-        match t.split() {
-            None => out.push('0'),
-            Some((front, back)) => {
-                out.push('1');
-                stack.push(back);
-                stack.push(front);
-            }
-        }
+    let out = tree.bits_prefix(BITS_CHARS);
+    // The whole string has a `1` per cons and a `0` per Nil leaf.
+    if (out.len() as u64) < tree.size().saturating_mul(2).saturating_add(1) {
+        format!("{out}… ({})", conses(tree.size()))
+    } else {
+        out
     }
-    out
 }
 
 /// The number of elements of a list (bounded by the nodes in memory: a

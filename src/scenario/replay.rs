@@ -309,6 +309,18 @@ impl Replay {
         })
     }
 
+    /// The recorded scenario, its programs taken from the recorded images.
+    pub fn scenario(&self) -> Result<super::Scenario, super::ScenarioError> {
+        let programs = |name: &str| {
+            self.images
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, image)| image.clone())
+                .ok_or_else(|| format!("the replay has no image of {name}"))
+        };
+        super::Scenario::from_text(&self.name, &self.scenario, &programs)
+    }
+
     /// Reads a replay file.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
         let text = std::fs::read_to_string(path)

@@ -213,7 +213,7 @@ impl<'a> Iterator for ListIter<'a> {
 impl std::fmt::Debug for Tree {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         const SHOWN: usize = 200;
-        let bits = text::bits_prefix(self, SHOWN);
+        let bits = self.bits_prefix(SHOWN);
         if (self.size() as u128) * 2 + 1 > SHOWN as u128 {
             write!(f, "Tree({bits}… size {})", self.size())
         } else {

@@ -113,6 +113,12 @@ impl Tree {
         Ok(())
     }
 
+    /// The first `max` characters of the preorder bit string (all of it
+    /// when shorter): bounded work whatever the tree's logical size.
+    pub fn bits_prefix(&self, max: usize) -> String {
+        bits_prefix(self, max)
+    }
+
     /// The preorder bit string as a new `String`.
     pub fn to_bits(&self) -> String {
         let length = self.size().saturating_mul(2).saturating_add(1);
@@ -147,7 +153,7 @@ impl Tree {
 }
 
 /// At most `max` characters of the preorder bit string.
-pub(super) fn bits_prefix(tree: &Tree, max: usize) -> String {
+fn bits_prefix(tree: &Tree, max: usize) -> String {
     let mut out = String::new();
     let mut stack = vec![tree];
     while let Some(t) = stack.pop() {

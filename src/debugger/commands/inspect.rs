@@ -4,7 +4,6 @@
 use super::super::Debugger;
 use super::super::view::{self, Format, RegisterRef, ViewContext};
 use crate::scenario::game::scores;
-use crate::tree::Tree;
 
 /// Source lines shown around the current one by `list`.
 const LIST_CONTEXT: u32 = 5;
@@ -178,7 +177,7 @@ impl Debugger {
             .program()
             .ok_or("the focused robot has no source map")?;
         let current = program
-            .location(&self.prog_tree())
+            .location(&self.prog())
             .map(|l| match l.expansion.last() {
                 Some(site) => (site.file, site.line),
                 None => (l.file, l.line),
@@ -234,17 +233,9 @@ impl Debugger {
         Ok(out.join("\n"))
     }
 
-    fn prog_tree(&self) -> Tree {
-        self.session
-            .focused()
-            .and_then(|r| r.memory.first())
-            .map(|r| r.contents.clone())
-            .unwrap_or_default()
-    }
-
     pub(crate) fn backtrace(&self) -> Result<String, String> {
         let robot = self.session.focused().ok_or("no robot in focus")?;
-        let mut out = vec![format!("#0  {}", self.instruction_text(&self.prog_tree()))];
+        let mut out = vec![format!("#0  {}", self.instruction_text(&self.prog()))];
         let program = self.program();
         let Some(cs) = program.as_ref().and_then(|p| p.image.callstack) else {
             return Ok(out.join("\n"));

@@ -190,7 +190,7 @@ impl Debugger {
     }
 
     /// The focused machine's program register now.
-    fn prog(&self) -> Tree {
+    pub(crate) fn prog(&self) -> Tree {
         self.session
             .focused()
             .and_then(|r| r.memory.first())
