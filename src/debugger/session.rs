@@ -434,6 +434,11 @@ impl Session {
             if super::INTERRUPT.swap(false, Ordering::Relaxed) {
                 return Event::Interrupted;
             }
+            // Without a focused machine there are no instructions to count
+            // or stop at: only whole steps can be run.
+            if self.focus.is_none() && matches!(limit, Limit::Ticks(_) | Limit::Unlimited) {
+                return Event::FocusLost;
+            }
             if self.pos.is_done() {
                 if self.pos.step >= self.scenario.steps && limit == Limit::Unlimited {
                     return Event::GameOver;

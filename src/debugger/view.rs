@@ -402,6 +402,12 @@ fn describe(tree: &Tree, max: usize, guess_size: u64) -> String {
     }
 }
 
+/// A one-line description of a value (what `info registers` and
+/// watchpoints show): bounded work whatever the tree's logical size.
+pub fn summary(tree: &Tree, max: usize) -> String {
+    describe(tree, max, GUESS_SIZE)
+}
+
 /// A description for an element of a list.
 fn element(tree: &Tree) -> String {
     describe(tree, ELEMENT_CHARS, ELEMENT_GUESS_SIZE)

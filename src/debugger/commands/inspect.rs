@@ -131,7 +131,7 @@ impl Debugger {
                 names[i],
                 r.limit,
                 r.contents.size(),
-                crate::asm::show::guess(&r.contents, 60)
+                super::super::view::summary(&r.contents, 60)
             ));
         }
         Ok(out)

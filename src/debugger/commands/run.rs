@@ -49,8 +49,8 @@ impl Debugger {
                     ""
                 };
                 lines.push(format!("Watchpoint {}: {} changed{by}", w.id, w.name));
-                lines.push(format!("  old: {}", crate::asm::show::guess(&old, 70)));
-                lines.push(format!("  new: {}", crate::asm::show::guess(&new, 70)));
+                lines.push(format!("  old: {}", super::super::view::summary(&old, 70)));
+                lines.push(format!("  new: {}", super::super::view::summary(&new, 70)));
             }
             (Event::StepDone(end), _) => lines.push(self.end_text(end)),
             (Event::Fault(e), _) => {
