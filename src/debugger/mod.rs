@@ -84,6 +84,15 @@ impl Debugger {
         self.programs.get(self.focus_robot()?)?.clone()
     }
 
+    /// The focused robot's program, or why there is none to work with.
+    pub(crate) fn source_program(&self, without: &str) -> Result<Rc<Program>, String> {
+        if self.session.focus().is_none() {
+            return Err("no robot in focus: `focus` picks one".into());
+        }
+        self.program()
+            .ok_or_else(|| format!("the focused robot has no source map{without}"))
+    }
+
     /// The focused robot's register names (`rN` where the image has none).
     pub fn register_names(&self) -> Vec<String> {
         let count = self.session.focused().map_or(0, |r| r.memory.len());

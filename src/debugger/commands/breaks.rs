@@ -125,9 +125,7 @@ impl Debugger {
     }
 
     pub(crate) fn add_break(&mut self, args: &str, temporary: bool) -> Result<String, String> {
-        let program = self
-            .program()
-            .ok_or("the focused robot has no image to set breakpoints in")?;
+        let program = self.source_program(" to set breakpoints in")?;
         let (spec, condition) = match args.split_once(" if ") {
             Some((s, c)) => (s.trim(), Some(c.trim())),
             None => (args.trim(), None),

@@ -173,9 +173,7 @@ impl Debugger {
     }
 
     pub(crate) fn list(&self, args: &str) -> Result<String, String> {
-        let program = self
-            .program()
-            .ok_or("the focused robot has no source map")?;
+        let program = self.source_program("")?;
         let current = program
             .location(&self.prog())
             .map(|l| match l.expansion.last() {

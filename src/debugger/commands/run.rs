@@ -213,9 +213,7 @@ impl Debugger {
     }
 
     pub(crate) fn step_line(&mut self, n: u64, over: bool) -> Result<String, String> {
-        let program = self
-            .program()
-            .ok_or("the focused robot has no source map: use stepi")?;
+        let program = self.source_program(": use stepi")?;
         let mut out = String::new();
         for _ in 0..n {
             let prog = self.prog();
@@ -272,9 +270,7 @@ impl Debugger {
     }
 
     pub(crate) fn reverse_step(&mut self) -> Result<String, String> {
-        let program = self
-            .program()
-            .ok_or("the focused robot has no source map: use reverse-stepi")?;
+        let program = self.source_program(": use reverse-stepi")?;
         let start = program.line(&self.prog());
         let from = self.session.pos();
         // Back to an instruction of another line, then to that line's start.
