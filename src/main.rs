@@ -1,3 +1,5 @@
+//! The `constree` binary: the command line of [`constree::cli`].
+
 /// A faster allocator for the many small allocations of the assembler.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
