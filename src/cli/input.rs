@@ -31,12 +31,52 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
     serde_json::from_str(&text).map_err(|e| Failure(format!("{name}: {e}")))
 }
 
-/// Writes a value as compact JSON and a newline to standard output.
+/// A writer that refuses to write more than `left` bytes in all.
+struct Capped<W> {
+    inner: W,
+    left: u64,
+}
+
+impl<W: Write> Write for Capped<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            return Err(std::io::Error::other(format!(
+                "it is more than {} bytes of JSON",
+                crate::tree::max_text()
+            )));
+        }
+        let n = self.inner.write(buf)?;
+        self.left -= n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes a value as compact JSON and a newline to standard output; a
+/// result of more than [`crate::tree::max_text`] bytes is an error that
+/// says so (and nothing is printed).
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    serde_json::to_writer(&mut out, value)?;
-    out.write_all(b"\n")?;
-    out.flush()?;
+    // Built whole first, so that a result too large prints nothing.
+    let mut out = Capped {
+        inner: Vec::new(),
+        left: crate::tree::max_text(),
+    };
+    serde_json::to_writer(&mut out, value).map_err(|e| {
+        Failure(format!(
+            "the result cannot be printed: {e}{}",
+            if e.is_io() {
+                " (CONSTREE_MAX_TEXT=BYTES raises the limit)"
+            } else {
+                ""
+            }
+        ))
+    })?;
+    out.inner.push(b'\n');
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out.inner)?;
+    stdout.flush()?;
     Ok(())
 }

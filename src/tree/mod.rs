@@ -22,6 +22,7 @@ mod serde;
 mod text;
 
 pub use cursor::SpineCursor;
+pub use serde::max_text;
 pub use text::{ParseTreeError, ReadableTree};
 
 use node::Node;
