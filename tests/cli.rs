@@ -125,3 +125,49 @@ fn conformance_reports_failures_with_line_numbers() {
     assert!(text(&out.stderr).contains("no conformance files"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn generated_vectors_are_well_formed_and_pass() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("generated_vectors");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let out = constree(
+        &[
+            "conformance",
+            d,
+            "--generate",
+            "--seed",
+            "7",
+            "--machines",
+            "300",
+            "--worlds",
+            "30",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = constree(&["conformance", d], "");
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).ends_with("330 passed, 0 failed\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    // The same seed gives the same vectors.
+    let first = std::fs::read(dir.join("world.jsonl")).unwrap();
+    constree(
+        &[
+            "conformance",
+            d,
+            "--generate",
+            "--seed",
+            "7",
+            "--machines",
+            "300",
+            "--worlds",
+            "30",
+        ],
+        "",
+    );
+    assert_eq!(std::fs::read(dir.join("world.jsonl")).unwrap(), first);
+}

@@ -10,9 +10,34 @@ use std::process::ExitCode;
 pub struct Args {
     /// A directory of vector files (`.jsonl` or `.jsonl.gz`).
     dir: PathBuf,
+    /// Instead of checking DIR, write random machine and world vectors
+    /// computed by constree into it, for the reference's `oracle check DIR`.
+    #[arg(long)]
+    generate: bool,
+    /// With --generate: the random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// With --generate: how many machine runs.
+    #[arg(long, default_value_t = 1000)]
+    machines: usize,
+    /// With --generate: how many worlds.
+    #[arg(long, default_value_t = 100)]
+    worlds: usize,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    if args.generate {
+        crate::conformance::generate::generate(&args.dir, args.seed, args.machines, args.worlds)
+            .map_err(|e| Failure(format!("{}: {e}", args.dir.display())))?;
+        println!(
+            "{}: {} machines and {} worlds from seed {}",
+            args.dir.display(),
+            args.machines,
+            args.worlds,
+            args.seed
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let (mut passed, mut failed) = (0, 0);
     for (path, kind) in vector_files(&args.dir)? {
         let report = run_file(&path, kind)?;

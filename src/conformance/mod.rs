@@ -9,6 +9,7 @@
 mod cases;
 mod diff;
 mod digest;
+pub mod generate;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
