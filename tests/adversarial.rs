@@ -163,3 +163,39 @@ fn json_output_of_a_doubled_register_is_refused_clearly() {
         "{err}"
     );
 }
+
+/// Two hostile robots in one square: each doubles a register to 2^42
+/// conses, then inspects the other every step, so the engine encodes the
+/// other's memory into its input and trims it into the input register.
+#[test]
+fn hostile_robots_finish_in_bounded_time_and_space() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut program =
+        String::from("use std/control\nreg out = Pass\nreg a 9223372036854775807 = [1]\nmain:\n");
+    for _ in 0..DOUBLINGS {
+        program.push_str("    construct a, a, a\n");
+    }
+    program.push_str("loop:\n    emit Inspect 0\n    emit Inspect 1\n    jmp loop\n");
+    std::fs::write(dir.join("hostile.cta"), program).unwrap();
+    std::fs::write(
+        dir.join("game.toml"),
+        "steps = 30\n[world]\nsize = [2, 2]\n[[robot]]\nname = \"a\"\nat = [0, 0]\nspeed = 200\nprogram = \"hostile.cta\"\n[[robot]]\nname = \"b\"\nat = [0, 0]\ncolor = \"Blue\"\nspeed = 200\nprogram = \"hostile.cta\"\n",
+    )
+    .unwrap();
+    let game = dir.join("game.toml");
+    let record = dir.join("game.json");
+    let game = game.to_str().unwrap();
+    let out = quickly("30 hostile steps", || {
+        constree(&["run", game, "--record", record.to_str().unwrap()], "")
+    });
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let size = std::fs::metadata(&record).unwrap().len();
+    assert!(size < 200_000, "the replay is {size} bytes");
+    // The JSON world would be terabytes of preorder text: refused clearly.
+    let out = quickly("json", || constree(&["run", game, "--format", "json"], ""));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot be printed"));
+    assert!(out.stdout.is_empty());
+}

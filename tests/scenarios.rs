@@ -548,3 +548,44 @@ fn an_image_that_overflows_its_own_limits_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn caps_on_speeds_and_registers_hold_for_every_part() {
+    let walker = example("walker.cta");
+    let base = format!(
+        "[world]\nsize = [2, 2]\n[[robot]]\nname = \"w\"\nat = [0, 0]\nspeed = 500\nprogram = {:?}\n",
+        arg(&walker)
+    );
+    let dir = scratch_dir("caps_ok");
+    std::fs::write(
+        dir.join("ok.toml"),
+        format!("{base}[limits]\nspeed = 500\nregister = 65536\n"),
+    )
+    .unwrap();
+    stdout_of(&["run", arg(&dir.join("ok.toml")), "--steps", "1"]);
+    for (test, extra, message) in [
+        (
+            "caps_speed",
+            "[limits]\nspeed = 100\n",
+            "limits.speed: robot w's speed is 500, over the cap of 100",
+        ),
+        (
+            "caps_register",
+            "[limits]\nregister = 1000\n",
+            "limits.register: robot w's register 1 is 4096, over the cap of 1000",
+        ),
+        (
+            "caps_item",
+            "[[item]]\nat = [1, 1]\nprocessor = 9000\n[limits]\nspeed = 600\n",
+            "the processor 9000 of item[0] is 9000, over the cap of 600",
+        ),
+        (
+            "caps_unknown",
+            "[limits]\nticks = 3\n",
+            "unknown field `ticks`",
+        ),
+    ] {
+        let err = bad_run(test, &[("bad.toml", &format!("{base}{extra}"))]);
+        assert!(err.contains(message), "{test}: {err}");
+    }
+}

@@ -415,6 +415,7 @@ impl Checker<'_> {
             processor: spec.values.processor,
             register: spec.values.register,
         };
+        self.check_limits(&spec.limits, &items, &robots, &slots)?;
         let (shape, walls, marks) = grid;
         Ok(Scenario {
             name: spec.name.unwrap_or_else(|| self.at.file().to_string()),
@@ -431,6 +432,58 @@ impl Checker<'_> {
             slots,
             scoring,
         })
+    }
+
+    /// Every speed and register limit in the game within the caps: the
+    /// robots', their inventories', the items on the ground, the slots'.
+    fn check_limits(
+        &self,
+        caps: &spec::LimitsSpec,
+        items: &[(Placement, Item)],
+        robots: &[RobotSetup],
+        slots: &[Slot],
+    ) -> Result<(), ScenarioError> {
+        let over = |what: String, value: i64, cap: Option<i64>, key: &str| match cap {
+            Some(cap) if value > cap => Err(self.at.whole(
+                format!("limits.{key}"),
+                format!("{what} is {value}, over the cap of {cap}"),
+            )),
+            _ => Ok(()),
+        };
+        let check_item = |what: String, item: &Item| match item {
+            Item::ProcessorPart(p) => over(what, p.speed, caps.speed, "speed"),
+            Item::RegisterPart(r) => over(what, r.limit, caps.register, "register"),
+            _ => Ok(()),
+        };
+        for (k, (_, item)) in items.iter().enumerate() {
+            check_item(format!("the {item} of item[{k}]"), item)?;
+        }
+        for r in robots {
+            over(
+                format!("robot {}'s speed", r.name),
+                r.speed,
+                caps.speed,
+                "speed",
+            )?;
+            for (i, reg) in r.memory.iter().enumerate() {
+                over(
+                    format!("robot {}'s register {i}", r.name),
+                    reg.limit,
+                    caps.register,
+                    "register",
+                )?;
+            }
+            for item in &r.inventory {
+                check_item(format!("the {item} robot {} carries", r.name), item)?;
+            }
+        }
+        for (k, s) in slots.iter().enumerate() {
+            over(format!("slot[{k}]'s speed"), s.speed, caps.speed, "speed")?;
+            for item in &s.inventory {
+                check_item(format!("the {item} slot[{k}] carries"), item)?;
+            }
+        }
+        Ok(())
     }
 
     /// The grid: from the map (with its marks), or from `size`.

@@ -37,6 +37,10 @@
 //! name = "Red"
 //! homes = ["A"]
 //!
+//! [limits]                    # caps for untrusted programs (optional)
+//! speed = 100000              # no processor faster
+//! register = 1000000          # no register larger
+//!
 //! [[slot]]                    # for tournaments: where each player's robot starts
 //! at = "random"
 //! color = "Blue"
@@ -75,6 +79,22 @@ pub struct ScenarioSpec {
     /// How a tournament scores a round: `"home"` (the report's rule, the
     /// default) or `"survivors"` (the pRobot 3/2/1 rule).
     pub scoring: Option<Spanned<String>>,
+    /// Caps for untrusted programs: no processor faster, no register
+    /// larger, anywhere in the game.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+}
+
+/// Caps on speeds and register limits. Robots are built only from parts
+/// already in the world, so caps checked when the scenario loads hold for
+/// the whole game.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSpec {
+    /// The fastest processor allowed (ticks per step).
+    pub speed: Option<i64>,
+    /// The largest register limit allowed (conses).
+    pub register: Option<i64>,
 }
 
 /// The grid.
