@@ -1,7 +1,7 @@
 //! Diagnostics: every phase's errors and warnings map to one
 //! renderer-neutral [`Diagnostic`], rendered with ariadne.
 
-use super::source::{Sources, Span};
+use super::source::{FileId, Sources, Span};
 use ariadne::{Color, Config, Label, Report, ReportKind};
 use std::fmt::Write;
 
@@ -108,8 +108,9 @@ pub const MAX_SHOWN: usize = 50;
 /// at most [`MAX_SHOWN`] in full, then a count of the rest and a summary.
 pub fn render(diagnostics: &[Diagnostic], sources: &Sources, colour: bool) -> String {
     let mut out = String::new();
+    let mut chars = CharIndexes::default();
     for d in diagnostics.iter().take(MAX_SHOWN) {
-        out.push_str(&render_one(d, sources, colour));
+        out.push_str(&render_one(d, sources, colour, &mut chars));
     }
     if diagnostics.len() > MAX_SHOWN {
         let _ = writeln!(
@@ -160,8 +161,48 @@ impl ariadne::Cache<String> for Cache<'_> {
     }
 }
 
-fn render_one(d: &Diagnostic, sources: &Sources, colour: bool) -> String {
+/// Character offsets of byte offsets, per file. Spans are byte ranges;
+/// ariadne is given character ranges (its byte mode mixes the two when a
+/// report has labels in several files).
+#[derive(Default)]
+struct CharIndexes {
+    /// Per file: (byte, char) offsets of every line start.
+    files: std::collections::HashMap<u32, Vec<(usize, usize)>>,
+}
+
+impl CharIndexes {
+    fn offset(&mut self, sources: &Sources, file: FileId, byte: usize) -> usize {
+        let text = &sources.get(file).text;
+        let lines = self.files.entry(file.0).or_insert_with(|| {
+            let mut starts = vec![(0, 0)];
+            let mut chars = 0;
+            for (i, c) in text.char_indices() {
+                chars += 1;
+                if c == '\n' {
+                    starts.push((i + 1, chars));
+                }
+            }
+            starts
+        });
+        let k = lines.partition_point(|(b, _)| *b <= byte).saturating_sub(1);
+        let (line_byte, line_char) = lines[k];
+        let mut end = byte.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        line_char + text[line_byte.min(end)..end].chars().count()
+    }
+
+    fn range(&mut self, sources: &Sources, span: Span) -> std::ops::Range<usize> {
+        let start = self.offset(sources, span.file, span.start as usize);
+        let end = self.offset(sources, span.file, span.end as usize);
+        start..end.max(start)
+    }
+}
+
+fn render_one(d: &Diagnostic, sources: &Sources, colour: bool, chars: &mut CharIndexes) -> String {
     let name = |s: Span| sources.get(s.file).name.clone();
+    let mut range = |s: Span| chars.range(sources, s);
     let kind = match d.severity {
         Severity::Error => ReportKind::Error,
         Severity::Warning => ReportKind::Warning,
@@ -172,29 +213,29 @@ fn render_one(d: &Diagnostic, sources: &Sources, colour: bool) -> String {
         Color::Yellow
     };
     let (span, text) = &d.primary;
-    let mut report = Report::build(kind, (name(*span), span.range()))
+    let mut report = Report::build(kind, (name(*span), range(*span)))
         .with_config(
             Config::new()
                 .with_color(colour)
-                .with_index_type(ariadne::IndexType::Byte),
+                .with_index_type(ariadne::IndexType::Char),
         )
         .with_code(d.code)
         .with_message(&d.message);
-    let mut primary = Label::new((name(*span), span.range())).with_color(main_colour);
+    let mut primary = Label::new((name(*span), range(*span))).with_color(main_colour);
     if !text.is_empty() {
         primary = primary.with_message(text);
     }
     report = report.with_label(primary);
     for (s, t) in &d.labels {
         report = report.with_label(
-            Label::new((name(*s), s.range()))
+            Label::new((name(*s), range(*s)))
                 .with_message(t)
                 .with_color(Color::Blue),
         );
     }
     for (macro_name, site) in &d.expansion {
         report = report.with_label(
-            Label::new((name(*site), site.range()))
+            Label::new((name(*site), range(*site)))
                 .with_message(format!("in this expansion of `{macro_name}`"))
                 .with_color(Color::Cyan),
         );
