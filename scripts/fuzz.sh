@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of fuzz/ for SECONDS (default 600) each, two at a
-# time, after seeding their corpora from examples/, stdlib/ and the
+# Runs the fuzz targets of fuzz/ (all, or those named after SECONDS) for
+# SECONDS (default 600) each, two at a time, after seeding their corpora from examples/, stdlib/ and the
 # conformance vectors. Needs cargo-fuzz (`cargo install cargo-fuzz`); on a
 # stable toolchain RUSTC_BOOTSTRAP=1 lets it use the sanitizer flags.
 # Logs go to fuzz/logs/TARGET.log; the last line of each has the
@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-600}
+shift || true
+TARGETS=${*:-assemble assemble_spliced image scenario debugger_commands machine world}
 export RUSTC_BOOTSTRAP=1
 corpus=fuzz/corpus
 mkdir -p fuzz/logs
@@ -36,7 +38,7 @@ run() {
     > "fuzz/logs/$1.log" 2>&1 && echo "$1: $(grep -E 'Done [0-9]+ runs' "fuzz/logs/$1.log")" \
     || echo "$1: FAILED (see fuzz/logs/$1.log)"
 }
-run assemble & run assemble_spliced & wait
-run image & run scenario & wait
-run debugger_commands & run machine & wait
-run world
+set -- $TARGETS
+while (($#)); do
+  if (($# >= 2)); then run "$1" & run "$2" & wait; shift 2; else run "$1"; shift; fi
+done
