@@ -34,3 +34,41 @@ fn assemble() {
         assert!(rendered.contains("error"), "{name}: {rendered}");
     }
 }
+
+/// Found by `debugger_commands`: `profile 0` subtracted past zero.
+#[test]
+fn debugger_commands() {
+    let walker = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/walker.cta");
+    let text = format!(
+        "steps = 6\n[world]\nsize = [3, 2]\n[[item]]\nat = [1, 0]\ncargo = [3, 2]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 40\nprogram = {:?}\n",
+        walker.display().to_string()
+    );
+    let programs = |name: &str| {
+        constree::scenario::load_program(
+            &constree::asm::source::DiskLoader::new(None),
+            Path::new(name),
+        )
+    };
+    for (_, data) in inputs("debugger_commands") {
+        let scenario =
+            constree::scenario::Scenario::from_text("fuzz.toml", &text, &programs).unwrap();
+        let mut debugger =
+            constree::debugger::Debugger::for_scenario(scenario, Default::default(), Vec::new())
+                .unwrap();
+        for line in String::from_utf8_lossy(&data).lines().take(16) {
+            let long_number = line
+                .split(|c: char| !c.is_ascii_digit())
+                .any(|n| n.len() > 3);
+            if !long_number {
+                let _ = debugger.execute(line);
+            }
+        }
+    }
+    let scenario = constree::scenario::Scenario::from_text("fuzz.toml", &text, &programs).unwrap();
+    let mut debugger =
+        constree::debugger::Debugger::for_scenario(scenario, Default::default(), Vec::new())
+            .unwrap();
+    for bad in ["profile 0", "stepi 0", "gstep 0", "reverse-gstep 0"] {
+        assert!(debugger.execute(bad).is_err(), "{bad}");
+    }
+}

@@ -77,14 +77,17 @@ pub fn find(word: &str) -> Option<&'static CommandInfo> {
         .find(|c| c.name == word || c.aliases.contains(&word))
 }
 
-/// A count argument (default 1).
+/// A count argument (default 1; at least 1).
 fn count(args: &str) -> Result<u64, String> {
     let args = args.trim();
     if args.is_empty() {
         return Ok(1);
     }
-    args.parse::<u64>()
-        .map_err(|_| format!("{args:?} is not a count"))
+    match args.parse::<u64>() {
+        Ok(0) => Err("a count is at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{args:?} is not a count")),
+    }
 }
 
 fn help(args: &str) -> String {
