@@ -95,16 +95,7 @@ fn a_doubled_register_costs_its_distinct_nodes() {
         register_names: &names,
         input_limit: Some(4096),
     };
-    for format in [
-        Format::Auto,
-        Format::Tree,
-        Format::Bits,
-        Format::Int,
-        Format::List,
-        Format::Command,
-        Format::Instr,
-        Format::Input,
-    ] {
+    for format in Format::NAMES.map(|n| Format::parse(n).unwrap()) {
         let shown = quickly("print", || view::show(a, format, &ctx));
         if let Ok(text) = shown {
             assert!(text.len() < 200_000, "{format}: {} bytes", text.len());

@@ -131,20 +131,23 @@ fn generated_vectors_are_well_formed_and_pass() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("generated_vectors");
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
-    let out = constree(
-        &[
-            "conformance",
-            d,
-            "--generate",
-            "--seed",
-            "7",
-            "--machines",
-            "300",
-            "--worlds",
-            "30",
-        ],
-        "",
-    );
+    let generate = || {
+        constree(
+            &[
+                "conformance",
+                d,
+                "--generate",
+                "--seed",
+                "7",
+                "--machines",
+                "300",
+                "--worlds",
+                "30",
+            ],
+            "",
+        )
+    };
+    let out = generate();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let out = constree(&["conformance", d], "");
     assert!(out.status.success());
@@ -155,19 +158,6 @@ fn generated_vectors_are_well_formed_and_pass() {
     );
     // The same seed gives the same vectors.
     let first = std::fs::read(dir.join("world.jsonl")).unwrap();
-    constree(
-        &[
-            "conformance",
-            d,
-            "--generate",
-            "--seed",
-            "7",
-            "--machines",
-            "300",
-            "--worlds",
-            "30",
-        ],
-        "",
-    );
+    generate();
     assert_eq!(std::fs::read(dir.join("world.jsonl")).unwrap(), first);
 }

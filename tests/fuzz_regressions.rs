@@ -49,12 +49,14 @@ fn debugger_commands() {
             Path::new(name),
         )
     };
-    for (_, data) in inputs("debugger_commands") {
+    let debugger = || {
         let scenario =
             constree::scenario::Scenario::from_text("fuzz.toml", &text, &programs).unwrap();
-        let mut debugger =
-            constree::debugger::Debugger::for_scenario(scenario, Default::default(), Vec::new())
-                .unwrap();
+        constree::debugger::Debugger::for_scenario(scenario, Default::default(), Vec::new())
+            .unwrap()
+    };
+    for (_, data) in inputs("debugger_commands") {
+        let mut debugger = debugger();
         for line in String::from_utf8_lossy(&data).lines().take(16) {
             let long_number = line
                 .split(|c: char| !c.is_ascii_digit())
@@ -64,10 +66,7 @@ fn debugger_commands() {
             }
         }
     }
-    let scenario = constree::scenario::Scenario::from_text("fuzz.toml", &text, &programs).unwrap();
-    let mut debugger =
-        constree::debugger::Debugger::for_scenario(scenario, Default::default(), Vec::new())
-            .unwrap();
+    let mut debugger = debugger();
     for bad in ["profile 0", "stepi 0", "gstep 0", "reverse-gstep 0"] {
         assert!(debugger.execute(bad).is_err(), "{bad}");
     }

@@ -209,9 +209,8 @@ fn a_replay_gives_back_every_step() {
     }
 }
 
-#[test]
-fn replay_errors_say_what_is_wrong() {
-    let dir = scratch_dir("replay_errors");
+/// Records the walk example into `dir/game.json`.
+fn record_walk(dir: &Path) -> PathBuf {
     let record = dir.join("game.json");
     stdout_of(&[
         "run",
@@ -219,6 +218,13 @@ fn replay_errors_say_what_is_wrong() {
         "--record",
         arg(&record),
     ]);
+    record
+}
+
+#[test]
+fn replay_errors_say_what_is_wrong() {
+    let dir = scratch_dir("replay_errors");
+    let record = record_walk(&dir);
     let err = failure_of(&["replay", arg(&record), "--step", "9"]);
     assert!(err.contains("there is no step 9 (steps 0 to 8)"), "{err}");
     let broken = dir.join("broken.json");
@@ -248,13 +254,7 @@ fn replay_errors_say_what_is_wrong() {
 #[test]
 fn a_failed_run_leaves_an_earlier_recording_alone() {
     let dir = scratch_dir("record_kept");
-    let record = dir.join("game.json");
-    stdout_of(&[
-        "run",
-        arg(&example("walk/walk.toml")),
-        "--record",
-        arg(&record),
-    ]);
+    let record = record_walk(&dir);
     let before = std::fs::read(&record).unwrap();
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "[world]\nsize = [2, 2]\n[[robot]]\nat = [5, 5]\n").unwrap();
