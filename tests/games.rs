@@ -1,0 +1,191 @@
+//! The example games of `examples/` played to their end: the knapsack
+//! picker against an exact knapsack solver on the example world and on
+//! random ones, the builder and its child, the replicator, the guard of the
+//! inspection game. Each game's replay is loaded in the debugger.
+
+mod cli_common;
+
+use cli_common::{arg, constree, scratch_dir, stdout_of, text};
+use constree::scenario::Scenario;
+use constree::scenario::game::{Game, Score};
+use constree::scenario::random::SplitMix64;
+use constree::world::{Item, World};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn example(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(path)
+}
+
+fn load(path: &Path) -> Scenario {
+    Scenario::load(path, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Plays a whole scenario with the library's engine.
+fn play(scenario: &Scenario) -> Game<'_> {
+    let mut game = Game::new(scenario);
+    for _ in 0..scenario.steps {
+        game.play_step(None);
+    }
+    game
+}
+
+fn score_of(scores: &[Score], player: &str) -> i64 {
+    scores
+        .iter()
+        .find(|s| s.player == player)
+        .unwrap_or_else(|| panic!("no player {player}"))
+        .score
+}
+
+/// Records a game with `run --record`, replays it in the debugger to its
+/// last step, and checks that the debugger's scores are the game's.
+fn replay_in_debugger(scenario: &Path, robot: &str, name: &str) {
+    let dir = scratch_dir(&format!("games_replay_{name}"));
+    let record = dir.join("game.json");
+    let shown = stdout_of(&["run", arg(scenario), "--record", arg(&record)]);
+    let steps = load(scenario).steps;
+    let out = constree(
+        &["debug", "--replay", arg(&record), "--robot", robot],
+        &format!("gstep {steps}\nscore\nquit\n"),
+    );
+    let transcript = text(&out.stdout);
+    assert!(out.status.success(), "{transcript}{}", text(&out.stderr));
+    assert!(
+        transcript.contains(&format!("focus on {robot}")),
+        "{transcript}"
+    );
+    // The scoreboard's lines (`  Green      38   home (0, 0)`) appear in
+    // the debugger's `score` as in `run`.
+    let board = shown.split("Scores\n").nth(1).expect("run prints scores");
+    for line in board.lines().filter(|l| !l.trim().is_empty()) {
+        let words: Vec<&str> = line.split_whitespace().take(2).collect();
+        let found = transcript.lines().any(|l| {
+            let w: Vec<&str> = l.split_whitespace().take(2).collect();
+            w == words
+        });
+        assert!(
+            found,
+            "{words:?} not in the debugger's score:\n{transcript}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Knapsack.
+
+/// The best total value of cargo of total weight at most `capacity` (0/1
+/// knapsack by dynamic programming; weights are positive).
+fn best_load(cargo: &[(i64, i64)], capacity: i64) -> i64 {
+    let capacity = capacity.max(0) as usize;
+    let mut best = vec![0i64; capacity + 1];
+    for &(value, weight) in cargo {
+        let w = weight as usize;
+        for c in (w..=capacity).rev() {
+            best[c] = best[c].max(best[c - w] + value);
+        }
+    }
+    best[capacity]
+}
+
+/// Every cargo lying in a world, as (value, weight): a cargo is worth its
+/// type.
+fn cargo_of(world: &World) -> Vec<(i64, i64)> {
+    world
+        .cells
+        .iter()
+        .flatten()
+        .flat_map(|sq| sq.items.iter())
+        .filter_map(|item| match item {
+            Item::Cargo(kind, weight) => Some((*kind, *weight)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Plays a knapsack scenario; gives (the picker's score, the best value
+/// that fits its strength).
+fn knapsack_outcome(scenario: &Scenario) -> (i64, i64) {
+    let (world, _) = scenario.world(scenario.seed);
+    let strength = scenario.robots[0].frame.strength;
+    let best = best_load(&cargo_of(&world), strength);
+    let game = play(scenario);
+    let scores = game.scores();
+    (score_of(&scores, "Green"), best)
+}
+
+#[test]
+fn the_knapsack_solver_is_right_on_small_cases() {
+    assert_eq!(best_load(&[], 10), 0);
+    assert_eq!(best_load(&[(5, 11)], 10), 0);
+    // Greedy by value/weight takes (6, 2) and (10, 5): 16; the best is 22.
+    assert_eq!(best_load(&[(6, 2), (10, 5), (12, 6)], 8), 18);
+    assert_eq!(best_load(&[(60, 10), (100, 20), (120, 30)], 50), 220);
+}
+
+#[test]
+fn the_knapsack_picker_brings_home_the_best_load() {
+    let scenario = load(&example("knapsack/knapsack.toml"));
+    let (score, best) = knapsack_outcome(&scenario);
+    assert_eq!(best, 38);
+    assert!(score * 10 >= best * 9, "{score} of {best}");
+    assert_eq!(score, best, "the picker's choice is exact");
+}
+
+/// A random knapsack world: a bounded grid of `w` x `h` squares, the picker
+/// at home in the north-west corner, cargo on distinct squares.
+fn random_knapsack(seed: u64, program: &Path) -> String {
+    let mut rng = SplitMix64::new(seed);
+    let w = 2 + rng.below(6);
+    let h = 1 + rng.below(5);
+    let squares = w * h;
+    let count = (3 + rng.below(12)).min(squares);
+    let strength = 8 + rng.below(33);
+    let mut free: Vec<u64> = (0..squares).collect();
+    let mut toml = format!(
+        "name = \"Knapsack {seed}\"\nsteps = {}\n\n[world]\nwrap = false\nsize = [{w}, {h}]\n",
+        2 * squares + h + count + 4
+    );
+    for _ in 0..count {
+        let cell = free.swap_remove(rng.below(free.len() as u64) as usize);
+        let value = 1 + rng.below(30);
+        let weight = 1 + rng.below(16);
+        let _ = write!(
+            toml,
+            "\n[[item]]\nat = [{}, {}]\ncargo = [{value}, {weight}]\n",
+            cell % w,
+            cell / w
+        );
+    }
+    let _ = write!(
+        toml,
+        "\n[[robot]]\nname = \"picker\"\nat = [0, 0]\ncolor = \"Green\"\nstrength = {strength}\n\
+         speed = 100000\nprogram = {:?}\n\n[[player]]\nname = \"Green\"\nhomes = [[0, 0]]\n",
+        program.to_str().unwrap()
+    );
+    toml
+}
+
+#[test]
+fn the_knapsack_picker_is_exact_on_random_worlds() {
+    let dir = scratch_dir("games_knapsack");
+    let program = example("knapsack/knapsack.cta");
+    let mut total = (0, 0);
+    for seed in 1..=12 {
+        let file = dir.join(format!("knapsack_{seed}.toml"));
+        std::fs::write(&file, random_knapsack(seed, &program)).unwrap();
+        let scenario = load(&file);
+        let (score, best) = knapsack_outcome(&scenario);
+        assert!(score * 10 >= best * 9, "seed {seed}: {score} of {best}");
+        assert_eq!(score, best, "seed {seed}");
+        total = (total.0 + score, total.1 + best);
+    }
+    assert!(total.1 > 0);
+}
+
+#[test]
+fn the_knapsack_replay_loads_in_the_debugger() {
+    replay_in_debugger(&example("knapsack/knapsack.toml"), "picker", "knapsack");
+}
