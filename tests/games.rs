@@ -189,3 +189,61 @@ fn the_knapsack_picker_is_exact_on_random_worlds() {
 fn the_knapsack_replay_loads_in_the_debugger() {
     replay_in_debugger(&example("knapsack/knapsack.toml"), "picker", "knapsack");
 }
+
+// ---------------------------------------------------------------------------
+// The builder.
+
+/// The robots on a square of the world.
+fn robots_at(world: &World, (x, y): (i64, i64)) -> &[constree::world::Robot] {
+    let cell = world.shape().locate((x, y));
+    world.cells[cell].as_ref().map_or(&[], |sq| &sq.robots)
+}
+
+#[test]
+fn the_builder_builds_a_worker_that_fetches_the_cargo() {
+    use constree::encoding::Encode;
+    use constree::world::{Command, Direction};
+    let scenario = load(&example("builder/workshop.toml"));
+    let mut game = Game::new(&scenario);
+    // Play until the worker appears: built at home from the parts.
+    let worker = loop {
+        assert!(game.step < scenario.steps, "no robot was built");
+        game.play_step(None);
+        if let Some(w) = robots_at(&game.world, (0, 0)).get(1) {
+            break w.clone();
+        }
+    };
+    assert_eq!(worker.frame.strength, 20, "the frame part lying at (1, 0)");
+    assert_eq!(worker.processor.speed, 2000);
+    assert_eq!(worker.memory.len(), 15, "one register per register part");
+    assert!(worker.memory.iter().all(|r| r.limit == 500));
+    // Its plan, computed by the builder: the cargo lies 6 squares east.
+    let mut plan = vec![Command::Move(Direction::E); 6];
+    plan.push(Command::Lift(0));
+    plan.extend(vec![Command::Move(Direction::W); 6]);
+    assert_eq!(worker.memory[3].contents, plan.encode());
+    // Its code is worker.cta's.
+    let image = constree::scenario::load_program(
+        &constree::asm::source::DiskLoader::new(None),
+        &example("builder/worker.cta"),
+    )
+    .unwrap();
+    assert_eq!(worker.memory[9].contents, image.memory()[9].contents);
+
+    while game.step < scenario.steps {
+        game.play_step(None);
+    }
+    let home = robots_at(&game.world, (0, 0));
+    assert_eq!(home.len(), 2, "builder and worker end at home");
+    assert_eq!(home[1].inventory, [Item::Cargo(30, 10)]);
+    assert!(
+        home[0].inventory.is_empty(),
+        "the builder dropped every part"
+    );
+    assert_eq!(score_of(&game.scores(), "Green"), 30);
+}
+
+#[test]
+fn the_builder_replay_loads_in_the_debugger() {
+    replay_in_debugger(&example("builder/workshop.toml"), "builder", "builder");
+}

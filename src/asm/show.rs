@@ -88,6 +88,15 @@ pub fn command(c: &Command) -> Option<String> {
     })
 }
 
+/// A command in one short line: its literal, or for a `Build` the item
+/// indices and the number of registers of its memory.
+pub fn summary(c: &Command) -> String {
+    match c {
+        Command::Build(is, m) => format!("Build {is:?} ({} registers)", m.len()),
+        other => command(other).unwrap_or_default(),
+    }
+}
+
 fn signed(n: i64) -> String {
     if n < 0 {
         format!("({n})")
@@ -151,10 +160,7 @@ fn build_size(c: &Command) -> usize {
 /// it is not one (the engine then takes the robot's action as `Invalid`).
 pub fn output(tree: &Tree) -> String {
     match Command::decode(tree) {
-        Some(c) => command(&c).unwrap_or_else(|| match &c {
-            Command::Build(is, m) => format!("Build {is:?} ({} registers)", m.len()),
-            _ => unreachable!("only Build has no literal"),
-        }),
+        Some(c) => summary(&c),
         None if tree.is_nil() => "nothing (Invalid)".to_string(),
         None => format!("not a command (Invalid): {}", guess(tree, 60)),
     }

@@ -79,10 +79,10 @@ fn trace_line(name: &str, event: &RobotEvent) -> String {
     let Some((x, y)) = event.at else {
         return format!("step {}: {name} is gone (destroyed)", event.step);
     };
-    let command = event.command.as_ref().map_or_else(
-        || "no command".to_string(),
-        |c| crate::asm::show::command(c).unwrap_or_else(|| format!("{c:?}")),
-    );
+    let command = event
+        .command
+        .as_ref()
+        .map_or_else(|| "no command".to_string(), crate::asm::show::summary);
     let action = event
         .action
         .as_ref()

@@ -160,10 +160,10 @@ impl Debugger {
             }
         );
         if let Some(run) = self.session.run() {
-            let command = run.command.as_ref().map_or_else(
-                || "no command".to_string(),
-                |c| crate::asm::show::command(c).unwrap_or_else(|| "Build …".to_string()),
-            );
+            let command = run
+                .command
+                .as_ref()
+                .map_or_else(|| "no command".to_string(), crate::asm::show::summary);
             out.push_str(&format!(
                 "\n  this step: {command} -> {}; {} ticks to run",
                 run.action, run.budget
