@@ -247,3 +247,67 @@ fn the_builder_builds_a_worker_that_fetches_the_cargo() {
 fn the_builder_replay_loads_in_the_debugger() {
     replay_in_debugger(&example("builder/workshop.toml"), "builder", "builder");
 }
+
+// ---------------------------------------------------------------------------
+// The replicator.
+
+#[test]
+fn the_replicator_copies_itself_and_its_copies_copy_themselves() {
+    let scenario = load(&example("replicator/replicator.toml"));
+    let image = scenario.robots[0].image.clone().expect("a program");
+    let game = play(&scenario);
+    let row: Vec<&[constree::world::Robot]> =
+        (0..8).map(|x| robots_at(&game.world, (x, 0))).collect();
+    // One robot on every square: the origin and seven generations.
+    assert!(
+        row.iter().all(|r| r.len() == 1),
+        "{:?}",
+        row.iter().map(|r| r.len()).collect::<Vec<_>>()
+    );
+    let code: Vec<usize> = image
+        .labels
+        .iter()
+        .filter(|l| l.offset == 0)
+        .map(|l| l.register)
+        .collect();
+    assert!(code.len() > 50);
+    for (x, robots) in row.iter().enumerate() {
+        let robot = &robots[0];
+        // Built from a kit's parts: its registers are the parts' (the
+        // origin's are the program's own).
+        assert_eq!(robot.memory.len(), image.registers.len(), "square {x}");
+        if x > 0 {
+            assert_eq!(robot.processor.speed, 100_000);
+            assert!(robot.memory.iter().all(|r| r.limit == 10_000_000));
+        }
+        // The same program: every code register is the origin's.
+        for &r in &code {
+            assert_eq!(
+                robot.memory[r].contents, image.registers[r].contents,
+                "square {x}, register {r}"
+            );
+        }
+        // Each robot on a kit built its copy and took the kit's cargo; the
+        // last copy found no kit.
+        let carried: &[Item] = if x < 7 { &[Item::Cargo(5, 1)] } else { &[] };
+        assert_eq!(robot.inventory, carried, "square {x}");
+    }
+    // Every kit was used up.
+    assert!(
+        game.world
+            .cells
+            .iter()
+            .flatten()
+            .all(|sq| sq.items.is_empty())
+    );
+    assert_eq!(score_of(&game.scores(), "Green"), 35);
+}
+
+#[test]
+fn the_replicator_replay_loads_in_the_debugger() {
+    replay_in_debugger(
+        &example("replicator/replicator.toml"),
+        "origin",
+        "replicator",
+    );
+}

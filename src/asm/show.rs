@@ -92,7 +92,11 @@ pub fn command(c: &Command) -> Option<String> {
 /// indices and the number of registers of its memory.
 pub fn summary(c: &Command) -> String {
     match c {
-        Command::Build(is, m) => format!("Build {is:?} ({} registers)", m.len()),
+        Command::Build(is, m) => format!(
+            "Build {} ({} registers)",
+            crate::world::Indices(is),
+            m.len()
+        ),
         other => command(other).unwrap_or_default(),
     }
 }

@@ -72,11 +72,14 @@ impl std::fmt::Display for Action {
             Action::DestroyTargetFled(i) => write!(f, "destroy: robot {i} fled"),
             Action::DestroyBlocked(i) => write!(f, "destroy: robot {i}'s shields held"),
             Action::Destroyed(i) => write!(f, "destroyed robot {i}"),
-            Action::BuildInterrupted(is) => write!(f, "build interrupted over items {is:?}"),
+            Action::BuildInterrupted(is) => {
+                write!(f, "build interrupted over items {}", Indices(is))
+            }
             Action::Built(is, r) => write!(
                 f,
-                "built a {} robot from items {is:?}",
-                r.frame.color.code()
+                "built a {} robot from items {}",
+                r.frame.color.code(),
+                Indices(is)
             ),
             Action::Invalid => write!(f, "invalid command"),
         }
@@ -107,6 +110,21 @@ impl Encode for Action {
             Action::Destroyed(i) => (14i64, *i).encode(),
             Action::Built(is, _) => (15i64, is).encode(),
             Action::BuildInterrupted(is) => (16i64, is).encode(),
+        }
+    }
+}
+
+/// A list of item indices for people: `[0, 1, 2]`, and a long run of
+/// consecutive indices shortened to `[0, 1, ..., 130]`.
+pub struct Indices<'a>(pub &'a [i64]);
+
+impl std::fmt::Display for Indices<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let is = self.0;
+        let run = is.len() > 4 && is.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]));
+        match (run, is.first(), is.last()) {
+            (true, Some(a), Some(b)) => write!(f, "[{a}, {}, ..., {b}]", a + 1),
+            _ => write!(f, "{is:?}"),
         }
     }
 }

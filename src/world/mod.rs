@@ -20,7 +20,7 @@ pub mod robot;
 pub mod step;
 pub mod update;
 
-pub use action::Action;
+pub use action::{Action, Indices};
 pub use command::Command;
 pub use direction::Direction;
 pub use game::GameConfig;
