@@ -9,7 +9,7 @@ use cli_common::{arg, constree, scratch_dir, stdout_of, text};
 use constree::scenario::Scenario;
 use constree::scenario::game::{Game, Score};
 use constree::scenario::random::SplitMix64;
-use constree::world::{Item, World};
+use constree::world::{Command, Item, World};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -202,7 +202,7 @@ fn robots_at(world: &World, (x, y): (i64, i64)) -> &[constree::world::Robot] {
 #[test]
 fn the_builder_builds_a_worker_that_fetches_the_cargo() {
     use constree::encoding::Encode;
-    use constree::world::{Command, Direction};
+    use constree::world::Direction;
     let scenario = load(&example("builder/workshop.toml"));
     let mut game = Game::new(&scenario);
     // Play until the worker appears: built at home from the parts.
@@ -310,4 +310,127 @@ fn the_replicator_replay_loads_in_the_debugger() {
         "origin",
         "replicator",
     );
+}
+
+// ---------------------------------------------------------------------------
+// The inspection game.
+
+/// Plays a scenario; gives each scenario robot's command at every step
+/// (`None` once it is gone) and the finished game.
+fn commands_by_step(scenario: &Scenario) -> (Vec<Vec<Option<Command>>>, Game<'_>) {
+    let mut game = Game::new(scenario);
+    let mut commands = vec![Vec::new(); scenario.robots.len()];
+    for _ in 0..scenario.steps {
+        let (report, _) = game.play_step(None);
+        for (r, place) in game.robots.iter().enumerate() {
+            let command = place.and_then(|(cell, k)| report.cells[cell][k].command.clone());
+            commands[r].push(command);
+        }
+    }
+    (commands, game)
+}
+
+/// The temple with other visitors (each of the pilgrim's and the raider's
+/// entries starting at a mark and running a program) and a guard with
+/// `shields` shields.
+fn temple_with(pilgrim: (&str, &str), raider: (&str, &str), shields: u32) -> Scenario {
+    let dir = example("inspection");
+    let mut text = std::fs::read_to_string(dir.join("temple.toml"))
+        .unwrap()
+        .replace("count = 5", &format!("count = {shields}"));
+    for ((mark, program), (at, file)) in [
+        (pilgrim, ("P", "pilgrim.cta")),
+        (raider, ("R", "raider.cta")),
+    ] {
+        text = text
+            .replace(&format!("at = \"{at}\""), &format!("at = \"{mark}\""))
+            .replace(
+                &format!("program = \"{file}\""),
+                &format!("program = \"{program}\""),
+            );
+    }
+    let file = dir.join("temple.toml");
+    let loader = constree::asm::source::DiskLoader::new(None);
+    let programs = |p: &str| constree::scenario::load_program(&loader, &dir.join(p));
+    Scenario::from_text(file.to_str().unwrap(), &text, &programs).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_guard_spares_the_pilgrim_and_destroys_the_raider() {
+    let scenario = load(&example("inspection/temple.toml"));
+    let (commands, game) = commands_by_step(&scenario);
+    let [guard, pilgrim, raider] = &commands[..] else {
+        panic!("three robots")
+    };
+    // The guard inspects the pilgrim (step 3), then the raider (step 4),
+    // destroys the raider (step 5), and keeps inspecting the pilgrim.
+    let shown: Vec<String> = guard
+        .iter()
+        .map(|c| c.as_ref().map_or("-".into(), constree::asm::show::summary))
+        .collect();
+    assert_eq!(
+        shown[..6],
+        [
+            "Pass",
+            "Pass",
+            "Inspect 1",
+            "Inspect 2",
+            "Destroy 2",
+            "Inspect 1"
+        ]
+    );
+    assert!(shown[5..].iter().all(|c| c == "Inspect 1"), "{shown:?}");
+    // The pilgrim never attacks; the raider attacked until it was destroyed.
+    assert!(pilgrim[2..].iter().all(|c| c == &Some(Command::Pass)));
+    assert!(matches!(raider[3], Some(Command::Destroy(0))), "{raider:?}");
+    assert!(
+        raider[5..].iter().all(Option::is_none),
+        "destroyed at step 5"
+    );
+    assert_eq!(game.robots[2], None);
+    // In the temple: the guard with the shields the raider's two attacks
+    // left, the pilgrim, and the raider's remains.
+    let temple = robots_at(&game.world, (2, 0));
+    assert_eq!(temple.len(), 2);
+    assert_eq!(temple[0].inventory, vec![Item::Shield; 3]);
+    assert_eq!(temple[1].frame.color, constree::world::Color::Blue);
+    let cell = game.world.shape().locate((2, 0));
+    let remains = &game.world.cells[cell].as_ref().unwrap().items;
+    assert!(remains.iter().any(|i| matches!(i, Item::FramePart(_))));
+    assert_eq!(score_of(&game.scores(), "Guard"), 3);
+}
+
+#[test]
+fn the_guard_destroys_every_raider() {
+    // Two raiders attack twice a step: the guard needs more shields.
+    let scenario = temple_with(("R", "raider.cta"), ("R", "raider.cta"), 9);
+    let (commands, game) = commands_by_step(&scenario);
+    assert_eq!(game.robots[1..], [None, None], "{:?}", commands[0]);
+    assert!(game.robots[0].is_some(), "the guard survives");
+}
+
+#[test]
+fn the_guard_spares_every_pilgrim() {
+    let scenario = temple_with(("P", "pilgrim.cta"), ("P", "pilgrim.cta"), 5);
+    let (commands, game) = commands_by_step(&scenario);
+    let inspections = commands[0]
+        .iter()
+        .filter(|c| matches!(c, Some(Command::Inspect(_))))
+        .count();
+    assert!(inspections >= 8, "{:?}", commands[0]);
+    assert!(
+        commands[0]
+            .iter()
+            .all(|c| !matches!(c, Some(Command::Destroy(_)))),
+        "{:?}",
+        commands[0]
+    );
+    let temple = robots_at(&game.world, (2, 0));
+    assert_eq!(temple.len(), 3, "the guard and two pilgrims");
+    assert_eq!(temple[0].inventory.len(), 5, "no shield lost");
+}
+
+#[test]
+fn the_inspection_replay_loads_in_the_debugger() {
+    replay_in_debugger(&example("inspection/temple.toml"), "guard", "inspection");
 }

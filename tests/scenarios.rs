@@ -19,6 +19,7 @@ const EXAMPLES: &[(&str, &[(&str, i64)])] = &[
     ("builder/workshop.toml", &[("Green", 30)]),
     ("fight/fight.toml", &[("Blue", 10), ("Red", 0)]),
     ("harvest/harvest.toml", &[("Red", 16), ("Blue", 4)]),
+    ("inspection/temple.toml", &[("Guard", 3)]),
     ("knapsack/knapsack.toml", &[("Green", 38)]),
     ("replicator/replicator.toml", &[("Green", 35)]),
     ("walk/walk.toml", &[("Green", 0)]),

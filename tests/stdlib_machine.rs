@@ -333,8 +333,32 @@ fn check_locate(key: &Tree, len: usize) -> Result<(), TestCaseError> {
 
 #[test]
 fn locate_reads_register_numbers_as_the_decoder_does() {
-    let mut keys = vec![Tree::NIL, neg_tag(), tagged(Tree::NIL), Tree::cons(neg_tag(), neg_tag())];
-    for n in [0i64, 1, 2, 3, 5, 6, 7, 8, 9, 15, 16, 17, -1, -2, -7, i64::MIN, i64::MAX, 1 << 62] {
+    let mut keys = vec![
+        Tree::NIL,
+        neg_tag(),
+        tagged(Tree::NIL),
+        Tree::cons(neg_tag(), neg_tag()),
+    ];
+    for n in [
+        0i64,
+        1,
+        2,
+        3,
+        5,
+        6,
+        7,
+        8,
+        9,
+        15,
+        16,
+        17,
+        -1,
+        -2,
+        -7,
+        i64::MIN,
+        i64::MAX,
+        1 << 62,
+    ] {
         for form in 0..6 {
             keys.push(int_form(n, form));
         }
@@ -367,7 +391,8 @@ fn key_tree() -> impl Strategy<Value = Tree> {
         (any::<i64>(), any::<u8>()).prop_map(|(n, f)| int_form(n % 40, f)),
         (any::<i64>(), any::<u8>()).prop_map(|(n, f)| int_form(n, f)),
         small_tree(),
-        prop::collection::vec(prop_oneof![Just(Tree::NIL), Just(Tree::unit())], 0..80).prop_map(Tree::list),
+        prop::collection::vec(prop_oneof![Just(Tree::NIL), Just(Tree::unit())], 0..80)
+            .prop_map(Tree::list),
     ]
 }
 
@@ -414,4 +439,47 @@ proptest! {
         }
         prop_assert_eq!(got, want.encode());
     }
+}
+
+#[test]
+fn whole_steps_of_real_robots_run_as_in_the_engine() {
+    // The temple game's visitors (a pilgrim; a raider using std/input and
+    // std/commands), each step: the memory a robot starts its run with, run
+    // by the simulator for the robot's speed, ends as the engine's run
+    // leaves it.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/inspection/temple.toml");
+    let scenario = constree::scenario::Scenario::load(&path, None).unwrap_or_else(|e| panic!("{e}"));
+    let (mut world, _) = scenario.world(0);
+    let mut runs = Vec::new();
+    for _ in 0..6 {
+        let (next, _) = constree::world::update_with(world, &mut |_, pending| {
+            let before = pending.robot.memory.clone();
+            let speed = pending.robot.processor.speed;
+            let (robot, step) = pending.run();
+            if speed <= 2000 {
+                runs.push((before, speed as usize, robot.memory.clone()));
+            }
+            (robot, step)
+        });
+        world = next;
+    }
+    assert!(runs.len() >= 10, "the visitors' runs");
+    for (before, speed, after) in &runs {
+        let (sim, left, _, failed) = RUNNER.with(|r| simulate(r, before, *speed, false));
+        assert!(!failed);
+        assert_eq!(left, 0, "the visitors spin until the step ends");
+        assert_eq!(&sim, after);
+    }
+}
+
+#[test]
+fn the_documented_example_runs() {
+    let p = stdlib_common::doc_example("machine");
+    let run = p.run(&[]);
+    let memory: Memory = constree::encoding::Decode::decode(run.get("out2")).unwrap();
+    assert_eq!(memory[2].contents, 5i64.encode());
+    assert_eq!(memory[3].contents, vec![6i64].encode());
+    assert_eq!(memory[1].contents, vec![7i64].encode());
+    assert_eq!(run.get("machine.fuel").list_len(), 9);
+    assert!(run.get("machine.failed").is_nil());
 }
