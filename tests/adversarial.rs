@@ -2,7 +2,9 @@
 //! conses out of a few dozen real nodes. Everything constree does with it
 //! (size, equality, trimming into an input register, decoding, the
 //! debugger's views, replays, JSON output) works on the distinct nodes, not
-//! the logical size; a time guard catches anything that does not.
+//! the logical size: the tests count the tree nodes each operation builds
+//! (`tree::nodes_built`) and its other heap allocations (a counting global
+//! allocator), and a time guard catches a hang.
 
 mod cli_common;
 
@@ -18,6 +20,68 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 const DOUBLINGS: usize = 40;
+
+/// Counts this thread's heap allocations, so that a test can assert how
+/// many nodes (and other buffers) an operation allocates.
+struct Counting;
+
+thread_local! {
+    static ALLOCATED: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+// SAFETY: every call goes to the system allocator unchanged; the counter
+// is a thread-local cell without a destructor.
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let _ = ALLOCATED.try_with(|c| {
+            let (n, bytes) = c.get();
+            c.set((n + 1, bytes + layout.size() as u64));
+        });
+        // SAFETY: the caller's layout goes to the system allocator as is.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: `ptr` came from `alloc` above, that is from `System`.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Runs `f`; gives its result and what it allocated on this thread: tree
+/// nodes, other heap blocks and their bytes.
+fn allocations<T>(f: impl FnOnce() -> T) -> (T, [u64; 3]) {
+    let before = (
+        constree::tree::nodes_built(),
+        ALLOCATED.with(std::cell::Cell::get),
+    );
+    let value = f();
+    let after = (
+        constree::tree::nodes_built(),
+        ALLOCATED.with(std::cell::Cell::get),
+    );
+    let counts = [
+        after.0 - before.0,
+        after.1.0 - before.1.0,
+        after.1.1 - before.1.1,
+    ];
+    (value, counts)
+}
+
+/// Runs `f` under the time guard and fails if it builds more than `nodes`
+/// tree nodes or makes more than `blocks` other allocations: the work
+/// must follow the distinct nodes (a few dozen here), never the logical
+/// size (2^42 conses).
+fn bounded<T>(what: &str, nodes: u64, blocks: u64, f: impl FnOnce() -> T) -> T {
+    let (value, [built, count, bytes]) = quickly(what, || allocations(f));
+    assert!(
+        built <= nodes && count <= blocks,
+        "{what}: {built} nodes and {count} other allocations ({bytes} bytes); at most {nodes} and {blocks}"
+    );
+    value
+}
 
 /// A program that doubles register `a` every tick.
 fn doubler() -> String {
@@ -64,26 +128,26 @@ fn a_doubled_register_costs_its_distinct_nodes() {
     // [1] is 3 conses; doubling makes s -> 2s + 1.
     let expected = 4 * (1u64 << DOUBLINGS) - 1;
     assert_eq!(twin().size(), expected);
-    assert_eq!(quickly("size", || a.size()), expected);
+    assert_eq!(bounded("size", 0, 0, || a.size()), expected);
     assert!(a.size() > 1 << 40);
-    let b = twin();
+    let b = bounded("building the twin", DOUBLINGS as u64 + 3, 0, twin);
     assert!(!a.ptr_eq(&b));
-    assert!(quickly("equality with a twin", || a == &b));
+    assert!(bounded("equality with a twin", 0, 64, || a == &b));
     let different = Tree::cons(b.clone(), Tree::NIL);
-    assert!(quickly("inequality", || a != &different));
+    assert!(bounded("inequality", 0, 64, || a != &different));
     // Trimmed into an input register of 4096 conses (as the engine trims
     // inputs: from the right, elements that do not fit are dropped).
-    let trimmed = quickly("trim", || trim(4096, a));
+    let trimmed = bounded("trim", 64, 64, || trim(4096, a));
     assert!(trimmed.size() <= 4096, "{}", trimmed.size());
     let list = Tree::list([Tree::unit(), a.clone(), Tree::unit()]);
-    let trimmed = quickly("trim of a list", || trim(4096, &list));
+    let trimmed = bounded("trim of a list", 64, 64, || trim(4096, &list));
     assert!(
         trimmed.size() <= 4096 && trimmed.size() > 0,
         "{}",
         trimmed.size()
     );
     // Decoded as an instruction, a command, an int: answers, quickly.
-    quickly("decoding", || {
+    bounded("decoding", 0, 64, || {
         let _ = Instruction::decode(a);
         let _ = Command::decode(a);
         let _ = i64::decode(a);
@@ -96,7 +160,7 @@ fn a_doubled_register_costs_its_distinct_nodes() {
         input_limit: Some(4096),
     };
     for format in Format::NAMES.map(|n| Format::parse(n).unwrap()) {
-        let shown = quickly("print", || view::show(a, format, &ctx));
+        let shown = bounded("print", 10_000, 20_000, || view::show(a, format, &ctx));
         if let Ok(text) = shown {
             assert!(text.len() < 200_000, "{format}: {} bytes", text.len());
         }
@@ -126,9 +190,11 @@ fn a_replay_stores_shared_nodes_once() {
         images: Vec::new(),
         worlds: vec![world.clone(), world],
     };
-    let json = quickly("a replay", || replay.to_json());
+    let json = bounded("a replay", 0, 5_000, || replay.to_json());
     assert!(json.len() < 20_000, "{} bytes", json.len());
-    let back = quickly("reading it back", || Replay::from_json(&json).unwrap());
+    let back = bounded("reading it back", 500, 5_000, || {
+        Replay::from_json(&json).unwrap()
+    });
     assert_eq!(back, replay);
 }
 
@@ -150,9 +216,92 @@ fn json_output_of_a_doubled_register_is_refused_clearly() {
     assert!(
         err.contains("the result cannot be printed: a tree of")
             && err.contains("over the limit of 67108864")
+            && err.contains("--shared")
             && err.contains("CONSTREE_MAX_TEXT"),
         "{err}"
     );
+    // The shared form prints it: each distinct node once.
+    let out = quickly("machine run --shared", || {
+        constree(&["machine", "run", "-", "--shared"], &input)
+    });
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout.len() < 20_000, "{} bytes", out.stdout.len());
+    let shared: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(shared["format"], "constree-shared");
+    let nodes: Vec<(u64, u64)> = serde_json::from_value(shared["nodes"].clone()).unwrap();
+    let trees = constree::tree::trees_from_nodes(&nodes).unwrap();
+    let a = shared["value"]["ok"][3]["contents"]
+        .as_u64()
+        .expect("a node number");
+    assert_eq!(trees[a as usize], twin());
+}
+
+#[test]
+fn worlds_go_round_in_the_shared_form() {
+    // A world whose robot holds the doubled register, stepped by
+    // `world step --shared`, read back by `world step` in the shared form.
+    let robot = Robot {
+        frame: Frame {
+            color: Color::Red,
+            strength: 1,
+        },
+        inventory: vec![],
+        processor: Processor { speed: 10 },
+        memory: doubled_memory(),
+    };
+    let world = World::new(
+        Shape::new((1, 1), true).unwrap(),
+        vec![Some(Square {
+            robots: vec![robot],
+            items: vec![],
+        })],
+    )
+    .unwrap();
+    let (plain, nodes) = constree::tree::write_shared(|| serde_json::to_value(&world).unwrap());
+    let input = serde_json::json!({"format": "constree-shared", "version": 1, "nodes": nodes, "value": plain})
+        .to_string();
+    let once = quickly("world step --shared", || {
+        constree(&["world", "step", "-", "--shared"], &input)
+    });
+    assert!(once.status.success(), "{}", text(&once.stderr));
+    let twice = quickly("world step of the shared form", || {
+        constree(&["world", "step", "-", "--shared"], &text(&once.stdout))
+    });
+    assert!(twice.status.success(), "{}", text(&twice.stderr));
+    let shared: serde_json::Value = serde_json::from_slice(&twice.stdout).unwrap();
+    let nodes: Vec<(u64, u64)> = serde_json::from_value(shared["nodes"].clone()).unwrap();
+    let stepped: World = constree::tree::read_shared(&nodes, || {
+        serde_json::from_value(shared["value"].clone()).unwrap()
+    })
+    .unwrap();
+    let expected = constree::world::update(constree::world::update(world));
+    assert_eq!(stepped, expected);
+    // Without --shared the same world is refused, clearly.
+    let plain = constree(&["world", "step", "-"], &input);
+    assert_eq!(plain.status.code(), Some(1));
+    assert!(text(&plain.stderr).contains("--shared"));
+    // A node table that refers forward, or a number past its end, is an
+    // error that says so.
+    for (nodes, what) in [
+        ("[[2, 0], [0, 0]]", "not before it"),
+        ("[]", "not in the node table"),
+    ] {
+        let bad = input.replacen(
+            &format!(
+                "\"nodes\":{}",
+                serde_json::to_string(&shared_nodes(&input)).unwrap()
+            ),
+            &format!("\"nodes\":{nodes}"),
+            1,
+        );
+        let out = constree(&["world", "step", "-"], &bad);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(text(&out.stderr).contains(what), "{}", text(&out.stderr));
+    }
+}
+
+fn shared_nodes(document: &str) -> serde_json::Value {
+    serde_json::from_str::<serde_json::Value>(document).unwrap()["nodes"].clone()
 }
 
 /// Two hostile robots in one square: each doubles a register to 2^42

@@ -447,8 +447,10 @@ fn whole_steps_of_real_robots_run_as_in_the_engine() {
     // std/commands), each step: the memory a robot starts its run with, run
     // by the simulator for the robot's speed, ends as the engine's run
     // leaves it.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/inspection/temple.toml");
-    let scenario = constree::scenario::Scenario::load(&path, None).unwrap_or_else(|e| panic!("{e}"));
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/inspection/temple.toml");
+    let scenario =
+        constree::scenario::Scenario::load(&path, None).unwrap_or_else(|e| panic!("{e}"));
     let (mut world, _) = scenario.world(0);
     let mut runs = Vec::new();
     for _ in 0..6 {

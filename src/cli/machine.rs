@@ -21,12 +21,20 @@ pub enum Command {
         /// Ticks to run (overrides the file's speed).
         #[arg(long, allow_negative_numbers = true)]
         speed: Option<i64>,
+        /// Print the result in the shared form: every tree a node of one
+        /// table, for results whose trees share nodes.
+        #[arg(long)]
+        shared: bool,
     },
 }
 
 pub fn run(command: Command) -> Result<ExitCode, Failure> {
     match command {
-        Command::Run { file, speed } => {
+        Command::Run {
+            file,
+            speed,
+            shared,
+        } => {
             let MachineDocument {
                 speed: file_speed,
                 memory,
@@ -37,7 +45,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                     file.display()
                 ))
             })?;
-            print_json(&Outcome::of_run(speed, memory))?;
+            print_json(&Outcome::of_run(speed, memory), shared)?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -39,6 +39,10 @@ pub struct RunArgs {
     /// The output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// JSON in the shared form, every tree a node of one table (for
+    /// worlds whose trees share nodes); implies `--format json`.
+    #[arg(long)]
+    shared: bool,
     /// Record the game in a replay file.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
@@ -61,6 +65,10 @@ pub struct ReplayArgs {
     /// The output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// JSON in the shared form, every tree a node of one table (for
+    /// worlds whose trees share nodes); implies `--format json`.
+    #[arg(long)]
+    shared: bool,
 }
 
 fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
@@ -175,7 +183,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         replay.save(path)?;
     }
     match args.format {
-        Format::Json => print_result(&game.world, &scores(&scenario, &game.world))?,
+        _ if args.shared => print_result(&game.world, &scores(&scenario, &game.world), true)?,
+        Format::Json => print_result(&game.world, &scores(&scenario, &game.world), false)?,
         Format::Text if !args.watch => {
             println!("{} — after {} steps", scenario.name, game.step);
             print!(
@@ -189,13 +198,17 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_result(world: &World, scores: &[crate::scenario::game::Score]) -> Result<(), Failure> {
+fn print_result(
+    world: &World,
+    scores: &[crate::scenario::game::Score],
+    shared: bool,
+) -> Result<(), Failure> {
     #[derive(serde::Serialize)]
     struct Result<'a> {
         world: &'a World,
         scores: &'a [crate::scenario::game::Score],
     }
-    super::input::print_json(&Result { world, scores })
+    super::input::print_json(&Result { world, scores }, shared)
 }
 
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
@@ -210,7 +223,8 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     })?;
     let scenario = replay.scenario()?;
     match args.format {
-        Format::Json => print_result(world, &scores(&scenario, world))?,
+        _ if args.shared => print_result(world, &scores(&scenario, world), true)?,
+        Format::Json => print_result(world, &scores(&scenario, world), false)?,
         Format::Text => {
             println!("{} — step {k} of {last}", replay.name);
             let colour = std::io::stdout().is_terminal();

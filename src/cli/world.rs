@@ -28,6 +28,10 @@ pub enum Command {
         /// Print the FNV-1a digest of the JSON instead of the JSON.
         #[arg(long)]
         digest: bool,
+        /// Print the world in the shared form: every tree a node of one
+        /// table, for worlds whose trees share nodes.
+        #[arg(long, conflicts_with_all = ["render", "digest"])]
+        shared: bool,
     },
 }
 
@@ -38,6 +42,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             steps,
             render,
             digest,
+            shared,
         } => {
             let WorldDocument(mut world) = read_json(&file)?;
             for _ in 0..steps {
@@ -51,7 +56,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             } else if digest {
                 println!("{}", fnv1a(serde_json::to_string(&world)?.as_bytes()));
             } else {
-                print_json(&world)?;
+                print_json(&world, shared)?;
             }
             // The process ends now: freeing a large world node by node would
             // only cost time.

@@ -17,9 +17,10 @@
 //! ```
 
 use crate::image::Image;
-use crate::image::format::{NodeTable, trees_from_nodes, write_atomically};
+use crate::image::format::write_atomically;
 use crate::machine::Register;
 use crate::tree::Tree;
+use crate::tree::{NodeTable, trees_from_nodes};
 use crate::world::{Cell, Frame, Item, Processor, Robot, Shape, Square, World};
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -19,13 +19,22 @@ mod cursor;
 mod equality;
 mod node;
 mod serde;
+mod table;
 mod text;
 
 pub use cursor::SpineCursor;
-pub use serde::max_text;
+pub use serde::{max_text, read_shared, write_shared};
+pub use table::{NodeTable, trees_from_nodes};
 pub use text::{ParseTreeError, ReadableTree};
 
 use node::Node;
+
+/// How many cons nodes this thread has built so far (each [`Tree::cons`]
+/// builds one). The difference over an operation measures the nodes it
+/// allocated: a test of bounded work on shared trees counts with it.
+pub fn nodes_built() -> u64 {
+    node::built()
+}
 use std::cell::Cell;
 use std::ptr::NonNull;
 

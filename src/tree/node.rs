@@ -45,6 +45,8 @@ struct Slab {
 struct Pool {
     free: Cell<*mut Node>,
     slabs: Cell<*mut Slab>,
+    /// Nodes handed out so far.
+    taken: Cell<u64>,
 }
 
 impl Drop for Pool {
@@ -63,7 +65,7 @@ impl Drop for Pool {
 
 thread_local! {
     static POOL: Pool = const {
-        Pool { free: Cell::new(ptr::null_mut()), slabs: Cell::new(ptr::null_mut()) }
+        Pool { free: Cell::new(ptr::null_mut()), slabs: Cell::new(ptr::null_mut()), taken: Cell::new(0) }
     };
 }
 
@@ -74,6 +76,7 @@ impl Pool {
         if self.free.get().is_null() {
             self.grow();
         }
+        self.taken.set(self.taken.get() + 1);
         let p = self.free.get();
         // SAFETY: `p` is a dead node on the free list; its `size` word links
         // to the next free node.
@@ -110,6 +113,11 @@ impl Pool {
         unsafe { (*dead).size = self.free.get() as usize as u64 };
         self.free.set(dead);
     }
+}
+
+/// How many nodes this thread has built so far.
+pub(super) fn built() -> u64 {
+    POOL.try_with(|p| p.taken.get()).unwrap_or(0)
 }
 
 /// A new node owned by the caller (count 1).

@@ -1,9 +1,43 @@
-//! Trees in the interchange format: the preorder bit string.
+//! Trees in the interchange format: the preorder bit string, or, in the
+//! shared form, the number of a node in a node table (see [`write_shared`]).
 
 use super::Tree;
+use super::table::{NodeTable, trees_from_nodes};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
+use std::cell::RefCell;
 use std::fmt;
+
+thread_local! {
+    /// While [`write_shared`] runs: the table trees are written into.
+    static WRITING: RefCell<Option<NodeTable>> = const { RefCell::new(None) };
+    /// While [`read_shared`] runs: the trees node numbers stand for.
+    static READING: RefCell<Option<Vec<Tree>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` (which serializes something) with every tree written as the
+/// number of its node in one node table instead of its preorder text, and
+/// gives the table: `(front, back)` per node, 0 for Nil, as in images. A
+/// tree's nodes are written once however often they are shared, so the
+/// output grows with the distinct nodes, not with the logical size.
+pub fn write_shared<R>(f: impl FnOnce() -> R) -> (R, Vec<(u64, u64)>) {
+    let previous = WRITING.with(|w| w.replace(Some(NodeTable::default())));
+    let result = f();
+    let table = WRITING.with(|w| w.replace(previous)).unwrap_or_default();
+    (result, table.into_nodes())
+}
+
+/// Runs `f` (which deserializes something) with tree numbers read as the
+/// trees of `nodes`, a node table as [`write_shared`] gives it; preorder
+/// text is still read as well. A table whose nodes refer forward is an
+/// error.
+pub fn read_shared<R>(nodes: &[(u64, u64)], f: impl FnOnce() -> R) -> Result<R, String> {
+    let trees = trees_from_nodes(nodes)?;
+    let previous = READING.with(|r| r.replace(Some(trees)));
+    let result = f();
+    READING.with(|r| r.replace(previous));
+    Ok(result)
+}
 
 /// The longest preorder text a tree is written as: 64 MiB, or
 /// `$CONSTREE_MAX_TEXT` bytes. The text cannot express shared nodes, so a
@@ -19,15 +53,19 @@ pub fn max_text() -> u64 {
 }
 
 /// The preorder bit string; a tree whose text would pass [`max_text`] is
-/// an error that says so (rather than gigabytes of output).
+/// an error that says so (rather than gigabytes of output). Inside
+/// [`write_shared`], the number of its node.
 impl Serialize for Tree {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(id) = WRITING.with(|w| w.borrow_mut().as_mut().map(|t| t.id(self))) {
+            return serializer.serialize_u64(id);
+        }
         let chars = self.size().saturating_mul(2).saturating_add(1);
         if chars > max_text() {
             return Err(serde::ser::Error::custom(format!(
                 "a tree of {} conses would be {chars} characters of preorder text, over the limit of {} \
-                 (its nodes are shared, which the text cannot express; a replay or an image stores it compactly; \
-                 CONSTREE_MAX_TEXT=BYTES raises the limit)",
+                 (its nodes are shared, which the text cannot express: --shared prints every tree as a node \
+                 of one table, a replay or an image stores it compactly; CONSTREE_MAX_TEXT=BYTES raises the limit)",
                 self.size(),
                 max_text()
             )));
@@ -48,10 +86,28 @@ impl Visitor<'_> for BitsVisitor {
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Tree, E> {
         Tree::from_bits(text).map_err(|e| E::custom(format!("bad constree: {e}")))
     }
+
+    fn visit_u64<E: de::Error>(self, id: u64) -> Result<Tree, E> {
+        READING.with(|r| match r.borrow().as_ref() {
+            Some(trees) => trees.get(id as usize).cloned().ok_or_else(|| {
+                E::custom(format!(
+                    "node {id} is not in the node table ({} nodes)",
+                    trees.len() - 1
+                ))
+            }),
+            None => Err(E::custom(
+                "a node number, but this is not the shared form (no node table)",
+            )),
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for Tree {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Tree, D::Error> {
-        deserializer.deserialize_str(BitsVisitor)
+        if READING.with(|r| r.borrow().is_some()) {
+            deserializer.deserialize_any(BitsVisitor)
+        } else {
+            deserializer.deserialize_str(BitsVisitor)
+        }
     }
 }
