@@ -352,6 +352,19 @@ fn hostile_players_finish_in_time_bounded_by_speeds_and_steps() {
     let robots = last.cells[0].as_ref().unwrap().robots.len();
     assert!(robots > 3, "the builder built: {robots} robots");
     assert!(robots <= 3 + kits, "no more robots than frames: {robots}");
+    let largest = last.cells[0]
+        .as_ref()
+        .unwrap()
+        .robots
+        .iter()
+        .flat_map(|r| &r.memory)
+        .map(|r| r.contents.size())
+        .max();
+    assert_eq!(
+        largest,
+        Some(4 * (1 << 17) - 1),
+        "the doubled register is alive"
+    );
     assert_eq!(outcome.rounds.len(), 2);
     let greedy =
         program("reg out = Pass\nreg a 9223372036854775807 = [1]\nmain:\n    construct a, a, a\n");
