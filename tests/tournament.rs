@@ -330,7 +330,7 @@ fn hostile_players_finish_in_time_bounded_by_speeds_and_steps() {
     let mut doubler = String::from("use std/control\nreg out = Pass\nreg a 1000000 = [1]\nmain:\n");
     doubler.push_str(&"    construct a, a, a\n".repeat(17));
     doubler.push_str("spin:\n    jmp spin\n");
-    let inspector = "use std/control\nreg in 1000000\nreg out = Inspect 0\nmain:\n    emit Inspect 0\n    jmp main\n";
+    let inspector = "use std/control\nreg in 1000000\nreg out = Inspect 0\nmain:\n    emit Inspect 1\n    emit Inspect 2\n    emit Inspect 0\n    jmp main\n";
     // Build [0, 1] from the frames and processors that come to the front in
     // turn; the children have no registers.
     let builder = "use std/control\nreg out = Build [0, 1] []\nmain:\n    emit Build [0, 1] []\n    jmp main\n";

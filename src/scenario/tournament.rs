@@ -160,7 +160,7 @@ impl Scoring {
 /// The seed of round `round` (1-based) of a tournament seeded `seed`.
 pub fn round_seed(seed: u64, round: usize) -> u64 {
     let gamma = 0x9e37_79b9_7f4a_7c15u64;
-    let start = seed.wrapping_add(gamma.wrapping_mul(round as u64 - 1));
+    let start = seed.wrapping_add(gamma.wrapping_mul((round as u64).wrapping_sub(1)));
     SplitMix64::new(start).next_u64() >> 1
 }
 
@@ -266,7 +266,18 @@ impl Tournament {
 
     /// Plays one round on this thread.
     pub fn play_round(&self, round: usize) -> Result<RoundResult, TournamentError> {
+        self.check_round(round)?;
         Ok(self.arena()?.round(round))
+    }
+
+    fn check_round(&self, round: usize) -> Result<(), TournamentError> {
+        if round == 0 || round > self.rounds {
+            return Err(TournamentError(format!(
+                "there is no round {round} (rounds 1 to {})",
+                self.rounds
+            )));
+        }
+        Ok(())
     }
 
     /// Plays one round on this thread and records it as a replay that
@@ -275,12 +286,7 @@ impl Tournament {
     /// written in at their starting squares (named after the players), and
     /// its images the players' with their `seed` registers set.
     pub fn record_round(&self, round: usize) -> Result<(RoundResult, Replay), TournamentError> {
-        if round == 0 || round > self.rounds {
-            return Err(TournamentError(format!(
-                "there is no round {round} (rounds 1 to {})",
-                self.rounds
-            )));
-        }
+        self.check_round(round)?;
         let arena = self.arena()?;
         let setup = arena.setup(round);
         let text = self.round_text(&arena, &setup)?;
