@@ -482,3 +482,11 @@ fn the_command_line_plays_and_records() {
     ]);
     assert!(e.contains("does not assemble"), "{e}");
 }
+
+#[test]
+fn round_seeds_are_the_draws_of_one_generator() {
+    let mut rng = constree::scenario::random::SplitMix64::new(42);
+    for round in 1..=50 {
+        assert_eq!(round_seed(42, round), rng.next_u64() >> 1);
+    }
+}

@@ -111,6 +111,16 @@ pub enum Scoring {
     Survivors,
 }
 
+impl Scoring {
+    /// The rule's name in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scoring::Home => "home",
+            Scoring::Survivors => "survivors",
+        }
+    }
+}
+
 /// Caps for untrusted programs (the scenario's `[limits]`): no processor
 /// faster, no register larger. `None`: no cap.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

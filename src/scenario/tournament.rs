@@ -147,20 +147,11 @@ pub struct Outcome {
     pub standings: Vec<Standing>,
 }
 
-impl Scoring {
-    /// The rule's name in scenario files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Scoring::Home => "home",
-            Scoring::Survivors => "survivors",
-        }
-    }
-}
-
-/// The seed of round `round` (1-based) of a tournament seeded `seed`.
+/// The seed of round `round` (1-based) of a tournament seeded `seed`: the
+/// round-th number SplitMix64 draws from `seed`, shifted right one bit.
 pub fn round_seed(seed: u64, round: usize) -> u64 {
-    let gamma = 0x9e37_79b9_7f4a_7c15u64;
-    let start = seed.wrapping_add(gamma.wrapping_mul((round as u64).wrapping_sub(1)));
+    let skipped = SplitMix64::GAMMA.wrapping_mul((round as u64).wrapping_sub(1));
+    let start = seed.wrapping_add(skipped);
     SplitMix64::new(start).next_u64() >> 1
 }
 
