@@ -189,7 +189,10 @@ fn players_that_do_not_fit_are_refused() {
     let e = error(&text, &four, 1);
     assert!(e.contains("4 players") && e.contains("only 3 slots"), "{e}");
     assert!(error(&text, &[], 1).contains("at least one player"));
-    assert!(error(&text, &four[..1], 0).contains("at least one round"));
+    assert!(
+        error(&text, &four[..1], 0).contains("0 rounds: a tournament plays 1 to 1000000 rounds")
+    );
+    assert!(error(&text, &four[..1], 1 << 40).contains("a tournament plays 1 to 1000000 rounds"));
     let e = error("[world]\nsize = [2, 2]\n", &four[..1], 1);
     assert!(e.contains("no [[slot]]"), "{e}");
     let e = error(
@@ -443,7 +446,8 @@ fn the_command_line_plays_and_records() {
     let shown = stdout_of(&["replay", arg(&replay)]);
     assert!(shown.contains("round 2"), "{shown}");
     for (extra, message) in [
-        (&["--jobs", "0"][..], "--jobs must be at least 1"),
+        (&["--jobs", "0"][..], "--jobs must be 1 to 256"),
+        (&["--jobs", "100000"], "--jobs must be 1 to 256"),
         (&["--record-round", "9", "x.json"], "there is no round 9"),
         (
             &["--record-round", "two", "x.json"],

@@ -4,7 +4,7 @@
 use super::Failure;
 use super::asm::StdlibOption;
 use crate::asm::source::DiskLoader;
-use crate::scenario::tournament::{Entrant, Outcome, Tournament};
+use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
 use crate::scenario::{Scenario, load_program};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -95,8 +95,8 @@ fn record_request(values: &Option<Vec<String>>) -> Result<Option<(usize, PathBuf
 }
 
 pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
-    if args.jobs == Some(0) {
-        return Err(Failure("--jobs must be at least 1".into()));
+    if args.jobs.is_some_and(|j| j == 0 || j > MAX_JOBS) {
+        return Err(Failure(format!("--jobs must be 1 to {MAX_JOBS}")));
     }
     let record = record_request(&args.record_round)?;
     let (scenario, text) = Scenario::load_text(&args.game, args.stdlib.dir())?;

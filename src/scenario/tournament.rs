@@ -49,6 +49,12 @@ const SEED_BITS: u32 = 31;
 /// The most conses that number can take: one per bit and one per 1 bit.
 const SEED_CONSES: i64 = 2 * SEED_BITS as i64;
 
+/// The most rounds a tournament plays (its results are kept in memory).
+pub const MAX_ROUNDS: usize = 1_000_000;
+
+/// The most threads a tournament starts.
+pub const MAX_JOBS: usize = 256;
+
 /// A player: a name and a program.
 #[derive(Debug, Clone)]
 pub struct Entrant {
@@ -180,8 +186,10 @@ impl Tournament {
                 scenario.slots.len()
             ));
         }
-        if rounds == 0 {
-            return fail("a tournament needs at least one round".into());
+        if rounds == 0 || rounds > MAX_ROUNDS {
+            return fail(format!(
+                "{rounds} rounds: a tournament plays 1 to {MAX_ROUNDS} rounds"
+            ));
         }
         for (k, slot) in scenario.slots.iter().enumerate() {
             if let Some(j) = scenario.slots[..k]
@@ -227,13 +235,19 @@ impl Tournament {
         self.players.iter().map(|(n, _)| n.as_str()).collect()
     }
 
-    /// Plays every round on `jobs` threads (`None`: one per core), calling
+    /// Plays every round on `jobs` threads (`None`: one per core; at most
+    /// [`MAX_JOBS`]), calling
     /// `on_round` after each, and ranks the players.
     pub fn play(
         &self,
         jobs: Option<usize>,
         on_round: &(dyn Fn() + Sync),
     ) -> Result<Outcome, TournamentError> {
+        if jobs.is_some_and(|j| j == 0 || j > MAX_JOBS) {
+            return Err(TournamentError(format!(
+                "a tournament runs on 1 to {MAX_JOBS} threads"
+            )));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.unwrap_or(0))
             .build()
