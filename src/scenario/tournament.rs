@@ -25,9 +25,9 @@
 //!
 //! Rounds are played in parallel with rayon and collected in round order:
 //! the results never depend on the thread count. Trees belong to the thread
-//! that made them, so each worker loads its own copy of the scenario and the
-//! players' images from a [`Tournament`]'s portable form (text and image
-//! JSON).
+//! that made them, so each batch of rounds a thread plays loads its own
+//! copy of the scenario and the players' images from a [`Tournament`]'s
+//! portable form (text and image JSON).
 
 use super::random::SplitMix64;
 use super::replay::Replay;
