@@ -212,6 +212,16 @@ fn the_scenarios_caps_apply_to_the_players() {
         e.contains("player greedy: register 3 (`hoard`)'s limit is 10000000000, over the cap of 100000 (`[limits] register`)"),
         "{e}"
     );
+    // An image (read from a .ctm file, say) whose contents exceed a limit.
+    let mut overfull = passer();
+    overfull.registers[2].limit = 1;
+    let e = error(&text, &[entrant("overfull", overfull)], 1);
+    assert!(
+        e.contains(
+            "player overfull: register 2 (`out`) holds 6 conses, which do not fit its limit 1"
+        ),
+        "{e}"
+    );
     let modest = program("reg out = Pass\nreg hoard 100000\nmain:\n    nilify hoard\n");
     Tournament::new(&scenario(&text), &text, &[entrant("modest", modest)], 1, 0).expect("fits");
 }
