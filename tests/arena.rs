@@ -195,7 +195,7 @@ fn a_four_player_tournament_is_the_same_on_one_or_two_threads() {
         .iter()
         .map(|p| arena_file(&format!("{p}.cta")))
         .collect();
-    let json = |jobs: &str| {
+    let run = |format: &str, jobs: &str| {
         let mut args = vec![
             "tournament",
             "--game",
@@ -205,7 +205,7 @@ fn a_four_player_tournament_is_the_same_on_one_or_two_threads() {
             "--seed",
             "5",
             "--format",
-            "json",
+            format,
             "--jobs",
             jobs,
             "--players",
@@ -213,9 +213,10 @@ fn a_four_player_tournament_is_the_same_on_one_or_two_threads() {
         args.extend(paths.iter().map(|p| arg(p)));
         stdout_of(&args)
     };
-    let text = json("1");
-    assert_eq!(text, json("2"));
+    let text = run("json", "1");
+    assert_eq!(text, run("json", "2"));
     assert_eq!(text, format!("{}\n", serde_json::to_string(&one).unwrap()));
+    insta::assert_snapshot!("arena_tournament_table", run("text", "2"));
 }
 
 #[test]
