@@ -5,6 +5,9 @@
 //! [`Scenario::load`] checks everything and assembles the programs, so a
 //! scenario that loads can be played; errors name the file, line, column
 //! and field.
+//!
+//! [`game`] plays a scenario step by step; [`tournament`] plays many seeded
+//! rounds of its `[[slot]]`s between player programs.
 
 pub mod builtin;
 mod error;
