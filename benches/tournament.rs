@@ -1,11 +1,11 @@
 //! Tournament throughput: the fight arena's four players (hunter, breeder,
 //! guard, random) for 20 rounds of 200 steps, on one thread and on two.
-//! Rounds per second = 20 / the time of one iteration.
+//! Criterion reports the throughput in rounds per second (`elem/s`).
 
 use constree::asm::source::DiskLoader;
 use constree::scenario::tournament::{Entrant, Tournament};
 use constree::scenario::{Scenario, load_program};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::path::PathBuf;
 
 const ROUNDS: usize = 20;
@@ -28,6 +28,7 @@ fn arena(c: &mut Criterion) {
     let t = tournament();
     let mut group = c.benchmark_group("tournament");
     group.sample_size(10);
+    group.throughput(Throughput::Elements(ROUNDS as u64));
     for jobs in [1, 2] {
         group.bench_function(
             format!("arena, 4 players x {ROUNDS} rounds, {jobs} jobs"),
