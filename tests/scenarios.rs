@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 /// robots end. A scenario added to `examples/` without an entry here fails
 /// [`every_example_scenario_is_tested`].
 const EXAMPLES: &[(&str, &[(&str, i64)])] = &[
+    // A tournament game: its players are the tournament's (tests/arena.rs);
+    // `run` shows the arena without them.
+    ("arena/arena.toml", &[]),
     ("builder/workshop.toml", &[("Green", 30)]),
     ("fight/fight.toml", &[("Blue", 10), ("Red", 0)]),
     ("harvest/harvest.toml", &[("Red", 16), ("Blue", 4)]),

@@ -8,6 +8,7 @@ mod input;
 mod machine;
 mod render;
 mod run;
+mod tournament;
 mod world;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,8 @@ enum Command {
     Run(run::RunArgs),
     /// Show a step of a recorded game.
     Replay(run::ReplayArgs),
+    /// Play many seeded rounds of a scenario between player programs and rank them.
+    Tournament(tournament::TournamentArgs),
     /// Debug a robot's program inside a live game: step, break, watch, print, go back
     Debug(debug::DebugArgs),
     /// Check every conformance vector file in a directory.
@@ -69,6 +72,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => run::replay(args),
         Command::Debug(args) => debug::run(args),
+        Command::Tournament(args) => tournament::run(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),
     };

@@ -73,11 +73,7 @@ pub struct ReplayArgs {
 
 fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
     match &args.scenario {
-        Some(path) => {
-            let scenario = Scenario::load(path, args.stdlib.dir())?;
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            Ok((scenario, text))
-        }
+        Some(path) => Ok(Scenario::load_text(path, args.stdlib.dir())?),
         None => Ok((builtin::scenario()?, builtin::text().to_string())),
     }
 }
@@ -166,18 +162,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         }
     }
     if let Some(path) = &args.record {
-        let mut images: Vec<(String, crate::image::Image)> = Vec::new();
-        for r in &scenario.robots {
-            if let (Some(program), Some(image)) = (&r.program, &r.image)
-                && !images.iter().any(|(p, _)| p == program)
-            {
-                images.push((program.clone(), (**image).clone()));
-            }
-        }
         let replay = Replay {
             name: scenario.name.clone(),
             scenario: text,
-            images,
+            images: scenario.images(),
             worlds,
         };
         replay.save(path)?;

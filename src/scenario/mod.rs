@@ -5,6 +5,9 @@
 //! [`Scenario::load`] checks everything and assembles the programs, so a
 //! scenario that loads can be played; errors name the file, line, column
 //! and field.
+//!
+//! [`game`] plays a scenario step by step; [`tournament`] plays many seeded
+//! rounds of its `[[slot]]`s between player programs.
 
 pub mod builtin;
 mod error;
@@ -12,6 +15,7 @@ pub mod game;
 pub mod random;
 pub mod replay;
 pub mod spec;
+pub mod tournament;
 
 pub use error::ScenarioError;
 
@@ -110,6 +114,65 @@ pub enum Scoring {
     Survivors,
 }
 
+impl Scoring {
+    /// The rule's name in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scoring::Home => "home",
+            Scoring::Survivors => "survivors",
+        }
+    }
+}
+
+/// Caps for untrusted programs (the scenario's `[limits]`): no processor
+/// faster, no register larger. `None`: no cap.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The fastest processor allowed (ticks per step).
+    pub speed: Option<i64>,
+    /// The largest register limit allowed (conses).
+    pub register: Option<i64>,
+}
+
+impl Limits {
+    /// A register limit over the cap.
+    pub fn check_register(&self, what: &str, limit: i64) -> Result<(), OverCap> {
+        OverCap::check(what, limit, self.register, "register")
+    }
+
+    /// A speed over the cap.
+    pub fn check_speed(&self, what: &str, speed: i64) -> Result<(), OverCap> {
+        OverCap::check(what, speed, self.speed, "speed")
+    }
+}
+
+/// A speed or register limit over a scenario's cap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverCap {
+    /// The key of `[limits]`: `speed` or `register`.
+    pub key: &'static str,
+    /// What is over the cap, and by how much.
+    pub message: String,
+}
+
+impl OverCap {
+    fn check(what: &str, value: i64, cap: Option<i64>, key: &'static str) -> Result<(), OverCap> {
+        match cap {
+            Some(cap) if value > cap => Err(OverCap {
+                key,
+                message: format!("{what} is {value}, over the cap of {cap}"),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Display for OverCap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (`[limits] {}`)", self.message, self.key)
+    }
+}
+
 /// What items are worth.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ItemValues {
@@ -179,6 +242,8 @@ pub struct Scenario {
     pub slots: Vec<Slot>,
     /// The tournament scoring rule.
     pub scoring: Scoring,
+    /// Caps on speeds and register limits.
+    pub limits: Limits,
 }
 
 /// Loads the programs a scenario names: a `.cta` source is assembled, a
@@ -224,6 +289,14 @@ impl Scenario {
         path: &std::path::Path,
         stdlib: Option<std::path::PathBuf>,
     ) -> Result<Scenario, ScenarioError> {
+        Scenario::load_text(path, stdlib).map(|(scenario, _)| scenario)
+    }
+
+    /// [`Scenario::load`], also giving the file's text.
+    pub fn load_text(
+        path: &std::path::Path,
+        stdlib: Option<std::path::PathBuf>,
+    ) -> Result<(Scenario, String), ScenarioError> {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
             file: name.clone(),
@@ -244,7 +317,7 @@ impl Scenario {
             }
             load_program(&asm_loader, &path)
         };
-        Scenario::from_text(&name, &text, &programs)
+        Scenario::from_text(&name, &text, &programs).map(|scenario| (scenario, text))
     }
 
     /// Checks a scenario given as text.
@@ -273,13 +346,18 @@ impl Scenario {
     /// The starting world: walls, items and robots, random placements drawn
     /// from `seed`. Also gives each robot's starting place `(cell, index)`.
     pub fn world(&self, seed: u64) -> (World, Vec<(usize, usize)>) {
+        self.world_with(&mut random::SplitMix64::new(seed))
+    }
+
+    /// [`Scenario::world`] with placements drawn from `rng` (items in
+    /// order, then robots), which can go on drawing afterwards.
+    pub fn world_with(&self, rng: &mut random::SplitMix64) -> (World, Vec<(usize, usize)>) {
         let mut cells: Vec<Cell> = self
             .walls
             .iter()
             .map(|&w| (!w).then(Square::default))
             .collect();
-        let open: Vec<usize> = (0..cells.len()).filter(|&i| !self.walls[i]).collect();
-        let mut rng = random::SplitMix64::new(seed);
+        let open = self.open_cells();
         let mut place = |p: Placement| match p {
             Placement::At(pos) => self.shape.locate(pos),
             Placement::Random => open[rng.below(open.len() as u64) as usize],
@@ -304,9 +382,28 @@ impl Scenario {
         )
     }
 
+    /// The cells that are not walls, in order.
+    pub fn open_cells(&self) -> Vec<usize> {
+        (0..self.walls.len()).filter(|&i| !self.walls[i]).collect()
+    }
+
     /// The report's game configuration for scoring.
     pub fn config(&self) -> GameConfig {
         self.values.config(&self.players)
+    }
+
+    /// The image of every program the scenario's robots run, once each, as
+    /// the scenario names it.
+    pub fn images(&self) -> Vec<(String, Image)> {
+        let mut images: Vec<(String, Image)> = Vec::new();
+        for r in &self.robots {
+            if let (Some(program), Some(image)) = (&r.program, &r.image)
+                && !images.iter().any(|(p, _)| p == program)
+            {
+                images.push((program.clone(), (**image).clone()));
+            }
+        }
+        images
     }
 }
 
@@ -415,7 +512,11 @@ impl Checker<'_> {
             processor: spec.values.processor,
             register: spec.values.register,
         };
-        self.check_limits(&spec.limits, &items, &robots, &slots)?;
+        let limits = Limits {
+            speed: spec.limits.speed,
+            register: spec.limits.register,
+        };
+        self.check_limits(&limits, &items, &robots, &slots)?;
         let (shape, walls, marks) = grid;
         Ok(Scenario {
             name: spec.name.unwrap_or_else(|| self.at.file().to_string()),
@@ -431,6 +532,7 @@ impl Checker<'_> {
             players,
             slots,
             scoring,
+            limits,
         })
     }
 
@@ -438,49 +540,36 @@ impl Checker<'_> {
     /// robots', their inventories', the items on the ground, the slots'.
     fn check_limits(
         &self,
-        caps: &spec::LimitsSpec,
+        caps: &Limits,
         items: &[(Placement, Item)],
         robots: &[RobotSetup],
         slots: &[Slot],
     ) -> Result<(), ScenarioError> {
-        let over = |what: String, value: i64, cap: Option<i64>, key: &str| match cap {
-            Some(cap) if value > cap => Err(self.at.whole(
-                format!("limits.{key}"),
-                format!("{what} is {value}, over the cap of {cap}"),
-            )),
-            _ => Ok(()),
-        };
+        let refuse = |e: OverCap| self.at.whole(format!("limits.{}", e.key), e.message);
         let check_item = |what: String, item: &Item| match item {
-            Item::ProcessorPart(p) => over(what, p.speed, caps.speed, "speed"),
-            Item::RegisterPart(r) => over(what, r.limit, caps.register, "register"),
+            Item::ProcessorPart(p) => caps.check_speed(&what, p.speed),
+            Item::RegisterPart(r) => caps.check_register(&what, r.limit),
             _ => Ok(()),
         };
         for (k, (_, item)) in items.iter().enumerate() {
-            check_item(format!("the {item} of item[{k}]"), item)?;
+            check_item(format!("the {item} of item[{k}]"), item).map_err(refuse)?;
         }
         for r in robots {
-            over(
-                format!("robot {}'s speed", r.name),
-                r.speed,
-                caps.speed,
-                "speed",
-            )?;
+            caps.check_speed(&format!("robot {}'s speed", r.name), r.speed)
+                .map_err(refuse)?;
             for (i, reg) in r.memory.iter().enumerate() {
-                over(
-                    format!("robot {}'s register {i}", r.name),
-                    reg.limit,
-                    caps.register,
-                    "register",
-                )?;
+                caps.check_register(&format!("robot {}'s register {i}", r.name), reg.limit)
+                    .map_err(refuse)?;
             }
             for item in &r.inventory {
-                check_item(format!("the {item} robot {} carries", r.name), item)?;
+                check_item(format!("the {item} robot {} carries", r.name), item).map_err(refuse)?;
             }
         }
         for (k, s) in slots.iter().enumerate() {
-            over(format!("slot[{k}]'s speed"), s.speed, caps.speed, "speed")?;
+            caps.check_speed(&format!("slot[{k}]'s speed"), s.speed)
+                .map_err(refuse)?;
             for item in &s.inventory {
-                check_item(format!("the {item} slot[{k}] carries"), item)?;
+                check_item(format!("the {item} slot[{k}] carries"), item).map_err(refuse)?;
             }
         }
         Ok(())

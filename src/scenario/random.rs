@@ -7,6 +7,10 @@
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// The step the state takes at every draw: the state after k draws is
+    /// the seed plus k times this (wrapping).
+    pub const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
     /// A generator from a seed.
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
@@ -14,7 +18,7 @@ impl SplitMix64 {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.0 = self.0.wrapping_add(SplitMix64::GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -1,0 +1,172 @@
+//! `constree tournament`: many seeded rounds of a scenario between player
+//! programs, in parallel, ranked.
+
+use super::Failure;
+use super::asm::StdlibOption;
+use crate::asm::source::DiskLoader;
+use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
+use crate::scenario::{Scenario, load_program};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// How to print the results.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A ranked table.
+    Text,
+    /// Every round's details and the standings (no timings).
+    Json,
+}
+
+/// `constree tournament`.
+#[derive(clap::Args)]
+pub struct TournamentArgs {
+    /// The scenario: its `[[slot]]`s place the players' robots, its
+    /// `scoring` rule scores the rounds.
+    #[arg(long, value_name = "SCENARIO")]
+    game: PathBuf,
+    /// The players' programs (`.cta` sources or `.ctm` images); a player is
+    /// named after its file.
+    #[arg(long, required = true, num_args = 1.., value_name = "PROGRAM")]
+    players: Vec<PathBuf>,
+    /// Rounds to play.
+    #[arg(long, default_value_t = 10)]
+    rounds: usize,
+    /// The tournament's seed: every round's placements and assignment of
+    /// players to slots follow from it.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Threads playing rounds (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Also record round K in a replay FILE (for `constree debug --replay`).
+    #[arg(long, num_args = 2, value_names = ["K", "FILE"])]
+    record_round: Option<Vec<String>>,
+    #[command(flatten)]
+    stdlib: StdlibOption,
+}
+
+/// Players named after their files; a name taken already gets `#2`, `#3`...
+fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, Failure> {
+    let loader = DiskLoader::new(stdlib);
+    let mut entrants: Vec<Entrant> = Vec::new();
+    for path in paths {
+        if !path.is_file() {
+            return Err(Failure(format!(
+                "there is no program file {}",
+                path.display()
+            )));
+        }
+        let image = load_program(&loader, path).map_err(Failure)?;
+        let stem = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let mut name = stem.clone();
+        let mut k = 1;
+        while entrants.iter().any(|e| e.name == name) {
+            k += 1;
+            name = format!("{stem}#{k}");
+        }
+        entrants.push(Entrant { name, image });
+    }
+    Ok(entrants)
+}
+
+/// `--record-round K FILE`.
+fn record_request(values: &Option<Vec<String>>) -> Result<Option<(usize, PathBuf)>, Failure> {
+    let Some(values) = values else {
+        return Ok(None);
+    };
+    let [k, file] = values.as_slice() else {
+        return Err(Failure("--record-round takes a round and a file".into()));
+    };
+    let round = k.parse::<usize>().map_err(|_| {
+        Failure(format!(
+            "--record-round: {k:?} is not a round number (1 for the first)"
+        ))
+    })?;
+    Ok(Some((round, PathBuf::from(file))))
+}
+
+pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
+    if args.jobs.is_some_and(|j| j == 0 || j > MAX_JOBS) {
+        return Err(Failure(format!("--jobs must be 1 to {MAX_JOBS}")));
+    }
+    let record = record_request(&args.record_round)?;
+    let (scenario, text) = Scenario::load_text(&args.game, args.stdlib.dir())?;
+    let players = entrants(&args.players, args.stdlib.dir())?;
+    let tournament = Tournament::new(&scenario, &text, &players, args.rounds, args.seed)?;
+    if let Some((round, _)) = &record
+        && (*round == 0 || *round > args.rounds)
+    {
+        return Err(Failure(format!(
+            "--record-round: there is no round {round} (rounds 1 to {})",
+            args.rounds
+        )));
+    }
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(args.rounds as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} rounds, {eta} left") {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let outcome = tournament.play(args.jobs, &|| {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    })?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if let Some((round, file)) = &record {
+        save_round(&tournament, *round, file)?;
+    }
+    match args.format {
+        Format::Json => super::input::print_json(&outcome)?,
+        Format::Text => print!("{}", table(&outcome)),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn save_round(tournament: &Tournament, round: usize, file: &Path) -> Result<(), Failure> {
+    let (_, replay) = tournament.record_round(round)?;
+    replay.save(file)?;
+    Ok(())
+}
+
+/// The ranked table.
+fn table(outcome: &Outcome) -> String {
+    let rounds = outcome.rounds.len();
+    let mut out = format!(
+        "{}: {rounds} round{}, seed {}, scoring {}\n",
+        outcome.game,
+        if rounds == 1 { "" } else { "s" },
+        outcome.seed,
+        outcome.scoring
+    );
+    let width = outcome
+        .standings
+        .iter()
+        .map(|s| s.player.chars().count())
+        .chain(["player".len()])
+        .max()
+        .unwrap_or(0);
+    out.push_str(&format!(
+        "rank  {:<width$}  points  wins  survived  average score\n",
+        "player"
+    ));
+    for s in &outcome.standings {
+        out.push_str(&format!(
+            "{:>4}  {:<width$}  {:>6}  {:>4}  {:>8}  {:>13.2}\n",
+            s.rank, s.player, s.points, s.wins, s.survived, s.average_score
+        ));
+    }
+    out
+}
