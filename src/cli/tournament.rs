@@ -129,7 +129,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
         save_round(&tournament, *round, file)?;
     }
     match args.format {
-        Format::Json => super::input::print_json(&outcome)?,
+        Format::Json => super::input::print_json(&outcome, false)?,
         Format::Text => print!("{}", table(&outcome)),
     }
     Ok(ExitCode::SUCCESS)
