@@ -5,23 +5,13 @@
 
 mod cli_common;
 
-use cli_common::{arg, constree, scratch_dir, stdout_of, text};
+use cli_common::{arg, constree, example, load, scratch_dir, stdout_of, text};
 use constree::scenario::Scenario;
 use constree::scenario::game::{Game, Score};
 use constree::scenario::random::SplitMix64;
 use constree::world::{Command, Item, World};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-
-fn example(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(path)
-}
-
-fn load(path: &Path) -> Scenario {
-    Scenario::load(path, None).unwrap_or_else(|e| panic!("{e}"))
-}
+use std::path::Path;
 
 /// Plays a whole scenario with the library's engine.
 fn play(scenario: &Scenario) -> Game<'_> {

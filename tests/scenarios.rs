@@ -4,7 +4,7 @@
 
 mod cli_common;
 
-use cli_common::{arg, constree, failure_of, scratch_dir, stdout_of, text};
+use cli_common::{arg, constree, example, failure_of, load, scratch_dir, stdout_of, text};
 use constree::scenario::Scenario;
 use constree::scenario::game::Game;
 use constree::scenario::replay::Replay;
@@ -27,16 +27,6 @@ const EXAMPLES: &[(&str, &[(&str, i64)])] = &[
     ("replicator/replicator.toml", &[("Green", 35)]),
     ("walk/walk.toml", &[("Green", 0)]),
 ];
-
-fn example(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(path)
-}
-
-fn load(path: &Path) -> Scenario {
-    Scenario::load(path, None).unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// The library's game after `steps` steps.
 fn played(scenario: &Scenario, steps: u64) -> World {

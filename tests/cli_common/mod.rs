@@ -63,3 +63,15 @@ pub fn scratch_dir(name: &str) -> PathBuf {
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
 }
+
+/// A path under `examples/`.
+pub fn example(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(path)
+}
+
+/// Loads a scenario; a scenario that does not load fails the test.
+pub fn load(path: &Path) -> constree::scenario::Scenario {
+    constree::scenario::Scenario::load(path, None).unwrap_or_else(|e| panic!("{e}"))
+}
