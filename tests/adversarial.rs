@@ -339,3 +339,98 @@ fn hostile_robots_finish_in_bounded_time_and_space() {
     assert!(text(&out.stderr).contains("cannot be printed"));
     assert!(out.stdout.is_empty());
 }
+
+/// The storm's programs: a robot of generation k builds a robot of
+/// generation k + 1 from the first `parts` items of its square, moves east,
+/// and again; the last generation only moves.
+fn storm_sources(parts: usize) -> MemoryLoader {
+    let indices: Vec<String> = (0..parts).map(|i| i.to_string()).collect();
+    let mut loader = MemoryLoader::default();
+    for k in 1..=3 {
+        let build = if k == 3 {
+            String::new()
+        } else {
+            format!(
+                "reg kid = Build [{}] image(\"storm{}.cta\")\n",
+                indices.join(", "),
+                k + 1
+            )
+        };
+        let emit = if k == 3 { "" } else { "    emit kid\n" };
+        loader = loader.with(
+            &format!("storm{k}.cta"),
+            &format!(
+                "use std/control\nreg in 64\nreg out 1000\n{build}main:\n{emit}    emit Move E\n    jmp main\n"
+            ),
+        );
+    }
+    loader
+}
+
+#[test]
+fn a_build_storm_costs_what_its_robots_do() {
+    // A 5 x 5 torus; on every square a robot of the first generation and
+    // twelve kits. Every robot
+    // that can builds a child every step, and children build too: the
+    // squares fill with robots until the kits run out.
+    // A kit: a frame, a processor, a register part for every register of
+    // the children (which the length of their Build command does not change).
+    let registers = constree::scenario::load_program(&storm_sources(0), Path::new("storm2.cta"))
+        .unwrap()
+        .registers
+        .len();
+    let loader = storm_sources(registers + 2);
+    let programs = |p: &str| constree::scenario::load_program(&loader, Path::new(p));
+    let mut toml = String::from("name = \"Storm\"\nsteps = 20\n[world]\nsize = [5, 5]\n");
+    for cell in 0..25 {
+        let at = format!("[{}, {}]", cell % 5, cell / 5);
+        for _ in 0..12 {
+            for item in [
+                "frame = { color = \"Red\", strength = 10 }",
+                "processor = 100",
+                &format!("register = 1000\ncount = {registers}"),
+            ] {
+                toml.push_str(&format!("[[item]]\nat = {at}\n{item}\n"));
+            }
+        }
+        toml.push_str(&format!(
+            "[[robot]]\nat = {at}\nspeed = 100\nprogram = \"storm1.cta\"\n"
+        ));
+    }
+    let scenario = constree::scenario::Scenario::from_text("storm.toml", &toml, &programs)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let frames = 25 * 12;
+    let (mut world, _) = scenario.world(0);
+    let mut ticks = 0u64;
+    let mut robot_steps = 0u64;
+    let (_, [built, _, _]) = quickly("the storm", || {
+        allocations(|| {
+            for _ in 0..scenario.steps {
+                let (next, report) = constree::world::update_reported(world.clone());
+                world = next;
+                for steps in &report.cells {
+                    for s in steps {
+                        robot_steps += 1;
+                        let run = s.run.as_ref().expect("no machine fails");
+                        assert!(run.ticks <= 100, "a machine runs at most its speed");
+                        ticks += run.ticks;
+                    }
+                }
+            }
+        })
+    });
+    let robots: usize = world.cells.iter().flatten().map(|sq| sq.robots.len()).sum();
+    assert!(robots > 25 * 4, "the storm grew: {robots} robots");
+    assert!(
+        robots <= 25 + frames,
+        "{robots} robots from {frames} frames"
+    );
+    // These programs build no trees; a robot's step builds its input
+    // (trimmed to its 64-cons register; about 62 nodes measured) and a
+    // child is made of trees that exist already: the nodes follow the
+    // robots' steps, never the robots squared or the logical sizes.
+    assert!(
+        built <= robot_steps * 100,
+        "{built} nodes for {robot_steps} robot steps ({ticks} ticks)"
+    );
+}
