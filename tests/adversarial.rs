@@ -121,6 +121,24 @@ fn doubled_memory() -> constree::machine::Memory {
     memory
 }
 
+/// A one-square world whose robot holds the doubled register.
+fn doubled_world() -> World {
+    let robot = Robot {
+        frame: Frame {
+            color: Color::Red,
+            strength: 10,
+        },
+        inventory: Vec::new(),
+        processor: Processor { speed: 10 },
+        memory: doubled_memory(),
+    };
+    let cells = vec![Some(Square {
+        robots: vec![robot],
+        items: Vec::new(),
+    })];
+    World::new(Shape::new((1, 1), true).unwrap(), cells).unwrap()
+}
+
 #[test]
 fn a_doubled_register_costs_its_distinct_nodes() {
     let memory = doubled_memory();
@@ -169,21 +187,7 @@ fn a_doubled_register_costs_its_distinct_nodes() {
 
 #[test]
 fn a_replay_stores_shared_nodes_once() {
-    let memory = doubled_memory();
-    let robot = Robot {
-        frame: Frame {
-            color: Color::Red,
-            strength: 10,
-        },
-        inventory: Vec::new(),
-        processor: Processor { speed: 10 },
-        memory,
-    };
-    let cells = vec![Some(Square {
-        robots: vec![robot],
-        items: Vec::new(),
-    })];
-    let world = World::new(Shape::new((1, 1), true).unwrap(), cells).unwrap();
+    let world = doubled_world();
     let replay = Replay {
         name: "doubled".into(),
         scenario: String::new(),
@@ -240,23 +244,7 @@ fn json_output_of_a_doubled_register_is_refused_clearly() {
 fn worlds_go_round_in_the_shared_form() {
     // A world whose robot holds the doubled register, stepped by
     // `world step --shared`, read back by `world step` in the shared form.
-    let robot = Robot {
-        frame: Frame {
-            color: Color::Red,
-            strength: 1,
-        },
-        inventory: vec![],
-        processor: Processor { speed: 10 },
-        memory: doubled_memory(),
-    };
-    let world = World::new(
-        Shape::new((1, 1), true).unwrap(),
-        vec![Some(Square {
-            robots: vec![robot],
-            items: vec![],
-        })],
-    )
-    .unwrap();
+    let world = doubled_world();
     let (plain, nodes) = constree::tree::write_shared(|| serde_json::to_value(&world).unwrap());
     let input = serde_json::json!({"format": "constree-shared", "version": 1, "nodes": nodes, "value": plain})
         .to_string();
