@@ -6,8 +6,10 @@ mod debug;
 mod exec;
 mod input;
 mod machine;
+mod new;
 mod render;
 mod run;
+mod test;
 mod world;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +37,10 @@ enum Command {
     Run(run::RunArgs),
     /// Show a step of a recorded game.
     Replay(run::ReplayArgs),
+    /// Play scenarios and check their expectations (`[expect]`).
+    Test(test::TestArgs),
+    /// Make a new bot project: a program, a game, expectations.
+    New(new::NewArgs),
     /// Debug a robot's program inside a live game: step, break, watch, print, go back
     Debug(debug::DebugArgs),
     /// Check every conformance vector file in a directory.
@@ -68,6 +74,8 @@ pub fn main() -> ExitCode {
         Command::Exec(args) => exec::run(args),
         Command::Run(args) => run::run(args),
         Command::Replay(args) => run::replay(args),
+        Command::Test(args) => test::run(args),
+        Command::New(args) => new::run(args),
         Command::Debug(args) => debug::run(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),

@@ -8,6 +8,7 @@
 
 pub mod builtin;
 mod error;
+pub mod expect;
 pub mod game;
 pub mod random;
 pub mod replay;
@@ -179,6 +180,8 @@ pub struct Scenario {
     pub slots: Vec<Slot>,
     /// The tournament scoring rule.
     pub scoring: Scoring,
+    /// What `constree test` checks (`[expect]`), if anything.
+    pub expect: Option<expect::Expectations>,
 }
 
 /// Loads the programs a scenario names: a `.cta` source is assembled, a
@@ -416,11 +419,17 @@ impl Checker<'_> {
             register: spec.values.register,
         };
         self.check_limits(&spec.limits, &items, &robots, &slots)?;
+        let steps = spec.steps.unwrap_or(100);
+        let expect = spec
+            .expect
+            .as_ref()
+            .map(|e| self.expectations(e, steps, &robots, &players, &grid))
+            .transpose()?;
         let (shape, walls, marks) = grid;
         Ok(Scenario {
             name: spec.name.unwrap_or_else(|| self.at.file().to_string()),
             file: self.at.file().to_string(),
-            steps: spec.steps.unwrap_or(100),
+            steps,
             seed: spec.seed.unwrap_or(0),
             shape,
             walls,
@@ -431,6 +440,7 @@ impl Checker<'_> {
             players,
             slots,
             scoring,
+            expect,
         })
     }
 
