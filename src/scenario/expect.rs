@@ -57,6 +57,8 @@ pub enum Expected {
         name: String,
         /// Its contents.
         value: Tree,
+        /// The contents as the file writes them.
+        written: String,
     },
 }
 
@@ -199,6 +201,7 @@ impl Checker<'_> {
                     register: index,
                     name: register.clone(),
                     value: tree,
+                    written: value.get_ref().clone(),
                 },
             });
         }
@@ -280,21 +283,19 @@ impl Check {
                 register,
                 name,
                 value,
+                written,
             } => {
-                let shown = |t: &Tree| show::guess(t, 60);
                 let contents = game
                     .robot(*robot)
                     .map(|r| r.memory.get(*register).map(|r| r.contents.clone()));
                 (
-                    format!(
-                        "{}'s {name} is {} {after}",
-                        robot_name(*robot),
-                        shown(value)
-                    ),
+                    format!("{}'s {name} is {written} {after}", robot_name(*robot)),
                     match contents {
                         None => Some(gone(*robot)),
                         Some(None) => Some(format!("it has no register {register} now")),
-                        Some(Some(t)) if t != *value => Some(format!("it is {}", shown(&t))),
+                        Some(Some(t)) if t != *value => {
+                            Some(format!("it is {}", show::guess(&t, 60)))
+                        }
                         Some(Some(_)) => None,
                     },
                 )
