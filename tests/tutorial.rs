@@ -1,0 +1,187 @@
+//! `docs/tutorial.md` is true: its listings are the files of
+//! `docs/tutorial/`, and its commands, run with the built binary from a
+//! copy of those files (the tutorial's edits applied as it makes them),
+//! print exactly what it shows.
+//!
+//! The page's blocks:
+//! - ```` ```LANG file=PATH ```` lists a file: it must equal PATH in the
+//!   repository (and the copy the commands run on, as edited so far);
+//! - ```` ```diff file=PATH ```` is an edit: ` ` lines stay, `-` lines go,
+//!   `+` lines come; it is applied to the copy;
+//! - ```` ```console ```` holds commands (`$ ...`, with the lines of a
+//!   `<<'EOF'` here-document) each followed by its output, standard output
+//!   and error together.
+
+mod cli_common;
+
+use std::path::Path;
+use std::process::Command;
+
+const PAGE: &str = "docs/tutorial.md";
+
+/// A fenced block of the page.
+struct Block {
+    /// The line of its opening fence.
+    line: usize,
+    /// The word after the fence.
+    lang: String,
+    /// Its `file=`, if any.
+    file: Option<String>,
+    /// Its lines.
+    body: Vec<String>,
+}
+
+fn blocks(page: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut lines = page.lines().enumerate();
+    while let Some((n, line)) = lines.next() {
+        let Some(info) = line.strip_prefix("```") else {
+            continue;
+        };
+        let mut words = info.split_whitespace();
+        let lang = words.next().unwrap_or("").to_string();
+        let file = words
+            .find_map(|w| w.strip_prefix("file="))
+            .map(str::to_string);
+        let body = lines
+            .by_ref()
+            .map(|(_, l)| l)
+            .take_while(|l| *l != "```")
+            .map(str::to_string)
+            .collect();
+        out.push(Block {
+            line: n + 1,
+            lang,
+            file,
+            body,
+        });
+    }
+    out
+}
+
+/// The commands of a console block with the output shown for each.
+fn commands(body: &[String]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut k = 0;
+    while k < body.len() {
+        let command = body[k]
+            .strip_prefix("$ ")
+            .unwrap_or_else(|| panic!("a console block starts with a command: {:?}", body[k]));
+        let mut script = vec![command.to_string()];
+        k += 1;
+        if let Some(end) = command
+            .split("<<'")
+            .nth(1)
+            .and_then(|r| r.strip_suffix('\''))
+        {
+            while k < body.len() && body[k] != end {
+                script.push(body[k].clone());
+                k += 1;
+            }
+            script.push(end.to_string());
+            k += 1;
+        }
+        let mut output = Vec::new();
+        while k < body.len() && !body[k].starts_with("$ ") {
+            output.push(body[k].as_str());
+            k += 1;
+        }
+        let mut shown = output.join("\n");
+        if !output.is_empty() {
+            shown.push('\n');
+        }
+        out.push((script.join("\n"), shown));
+    }
+    out
+}
+
+/// Applies a diff block to a text.
+fn apply(text: &str, diff: &[String]) -> String {
+    let side = |skip: char| -> String {
+        diff.iter()
+            .filter(|l| !l.starts_with(skip))
+            .map(|l| format!("{}\n", l.get(1..).unwrap_or("")))
+            .collect()
+    };
+    let (old, new) = (side('+'), side('-'));
+    assert_eq!(
+        text.matches(&old).count(),
+        1,
+        "the edit's lines are not in the file once:\n{old}"
+    );
+    text.replacen(&old, &new, 1)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_tutorial_shows_what_constree_does() {
+    let page = std::fs::read_to_string(PAGE).unwrap();
+    // The commands run in a copy of the tutorial's files; `../` of it is
+    // free for `constree new`.
+    let scratch = cli_common::scratch_dir("tutorial");
+    let root = scratch.join("constree");
+    copy_dir(Path::new("docs/tutorial"), &root.join("docs/tutorial"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_constree")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (mut listings, mut edits, mut runs) = (0, 0, 0);
+    for block in blocks(&page) {
+        let at = format!("{PAGE}:{}", block.line);
+        match (block.lang.as_str(), &block.file) {
+            ("diff", Some(file)) => {
+                let copy = root.join(file);
+                let text = std::fs::read_to_string(&copy).unwrap();
+                std::fs::write(&copy, apply(&text, &block.body)).unwrap();
+                edits += 1;
+            }
+            (_, Some(file)) => {
+                let mut shown = block.body.join("\n");
+                shown.push('\n');
+                let text =
+                    std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{at}: {file}: {e}"));
+                assert_eq!(shown, text, "{at}: the listing differs from {file}");
+                let copy = std::fs::read_to_string(root.join(file)).unwrap();
+                assert_eq!(
+                    shown, copy,
+                    "{at}: the listing differs from {file} as edited so far"
+                );
+                listings += 1;
+            }
+            ("console", None) => {
+                for (script, shown) in commands(&block.body) {
+                    let out = Command::new("sh")
+                        .arg("-c")
+                        .arg(format!("exec 2>&1\n{script}"))
+                        .current_dir(&root)
+                        .env("PATH", &path)
+                        .output()
+                        .unwrap();
+                    let printed = String::from_utf8_lossy(&out.stdout);
+                    assert!(!printed.contains("panicked"), "{at}: {script}\n{printed}");
+                    assert_eq!(printed, shown, "{at}: `{script}` prints something else");
+                    runs += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        listings >= 2 && edits >= 1 && runs >= 10,
+        "{listings} listings, {edits} edits, {runs} commands"
+    );
+}
