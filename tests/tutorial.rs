@@ -1,7 +1,8 @@
 //! `docs/tutorial.md` is true: its listings are the files of
 //! `docs/tutorial/`, and its commands, run with the built binary from a
 //! copy of those files (the tutorial's edits applied as it makes them),
-//! print exactly what it shows.
+//! print exactly what it shows. So are the examples of `README.md` and
+//! `docs/debugger.md`, run in the repository.
 //!
 //! The page's blocks:
 //! - ```` ```LANG file=PATH ```` lists a file: it must equal PATH in the
@@ -125,14 +126,11 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-#[test]
-fn the_tutorial_shows_what_constree_does() {
-    let page = std::fs::read_to_string(PAGE).unwrap();
-    // The commands run in a copy of the tutorial's files; `../` of it is
-    // free for `constree new`.
-    let scratch = cli_common::scratch_dir("tutorial");
-    let root = scratch.join("constree");
-    copy_dir(Path::new("docs/tutorial"), &root.join("docs/tutorial"));
+/// Checks one page: its listings against the repository's files, its
+/// edits applied to the copy in `root`, its commands run in `root`.
+/// Returns the number of listings, edits and commands.
+fn check_page(page: &str, root: &Path) -> (usize, usize, usize) {
+    let text = std::fs::read_to_string(page).unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_constree")).parent().unwrap();
     let path = format!(
         "{}:{}",
@@ -140,8 +138,8 @@ fn the_tutorial_shows_what_constree_does() {
         std::env::var("PATH").unwrap_or_default()
     );
     let (mut listings, mut edits, mut runs) = (0, 0, 0);
-    for block in blocks(&page) {
-        let at = format!("{PAGE}:{}", block.line);
+    for block in blocks(&text) {
+        let at = format!("{page}:{}", block.line);
         match (block.lang.as_str(), &block.file) {
             ("diff", Some(file)) => {
                 let copy = root.join(file);
@@ -167,7 +165,7 @@ fn the_tutorial_shows_what_constree_does() {
                     let out = Command::new("sh")
                         .arg("-c")
                         .arg(format!("exec 2>&1\n{script}"))
-                        .current_dir(&root)
+                        .current_dir(root)
                         .env("PATH", &path)
                         .output()
                         .unwrap();
@@ -180,8 +178,56 @@ fn the_tutorial_shows_what_constree_does() {
             _ => {}
         }
     }
+    (listings, edits, runs)
+}
+
+#[test]
+fn the_tutorial_shows_what_constree_does() {
+    // The commands run in a copy of the tutorial's files (the page edits
+    // them); `../` of it is free for `constree new`.
+    let scratch = cli_common::scratch_dir("tutorial");
+    let root = scratch.join("constree");
+    copy_dir(Path::new("docs/tutorial"), &root.join("docs/tutorial"));
+    let (listings, edits, runs) = check_page(PAGE, &root);
     assert!(
         listings >= 2 && edits >= 1 && runs >= 10,
         "{listings} listings, {edits} edits, {runs} commands"
     );
+}
+
+#[test]
+fn the_readme_and_the_debugger_page_show_what_constree_does() {
+    // These pages change nothing: their commands run in the repository.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (listings, _, runs) = check_page("README.md", root);
+    assert!(
+        listings >= 1 && runs >= 1,
+        "README.md: {listings} listings, {runs} commands"
+    );
+    let (_, _, runs) = check_page("docs/debugger.md", root);
+    assert!(runs >= 4, "docs/debugger.md: {runs} commands");
+}
+
+#[test]
+fn the_debugger_page_has_an_example_of_every_command() {
+    let page = std::fs::read_to_string("docs/debugger.md").unwrap();
+    let used: Vec<String> = blocks(&page)
+        .into_iter()
+        .filter(|b| b.lang == "console")
+        .flat_map(|b| commands(&b.body))
+        .flat_map(|(script, _)| {
+            script
+                .lines()
+                .skip(1)
+                .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for command in constree::debugger::commands::COMMANDS {
+        assert!(
+            used.iter().any(|u| u == command.name),
+            "docs/debugger.md has no example of `{}`",
+            command.name
+        );
+    }
 }
