@@ -1,20 +1,24 @@
 //! `docs/tutorial.md` is true: its listings are the files of
 //! `docs/tutorial/`, and its commands, run with the built binary from a
 //! copy of those files (the tutorial's edits applied as it makes them),
-//! print exactly what it shows. So are the examples of `README.md` and
-//! `docs/debugger.md`, run in the repository.
+//! print exactly what it shows. So are the examples of `README.md`,
+//! `docs/language.md` and `docs/debugger.md`, run in the repository.
 //!
 //! The page's blocks:
 //! - ```` ```LANG file=PATH ```` lists a file: it must equal PATH in the
 //!   repository (and the copy the commands run on, as edited so far);
 //! - ```` ```diff file=PATH ```` is an edit: ` ` lines stay, `-` lines go,
 //!   `+` lines come; it is applied to the copy;
+//! - ```` ```cta ```` without a file is a whole program: it must assemble
+//!   without a diagnostic;
 //! - ```` ```console ```` holds commands (`$ ...`, with the lines of a
 //!   `<<'EOF'` here-document) each followed by its output, standard output
 //!   and error together.
 
 mod cli_common;
 
+use constree::asm::assemble_file;
+use constree::asm::source::MemoryLoader;
 use std::path::Path;
 use std::process::Command;
 
@@ -160,6 +164,18 @@ fn check_page(page: &str, root: &Path) -> (usize, usize, usize) {
                 );
                 listings += 1;
             }
+            ("cta", None) => {
+                // A whole program shown without a file: it assembles cleanly.
+                let source = block.body.join("\n");
+                let loader = MemoryLoader::default().with("shown.cta", &source);
+                let assembly = assemble_file(&loader, Path::new("shown.cta"));
+                assert!(
+                    assembly.image.is_some() && assembly.diagnostics.is_empty(),
+                    "{at}: the program does not assemble cleanly:\n{}",
+                    assembly.render(false)
+                );
+                listings += 1;
+            }
             ("console", None) => {
                 for (script, shown) in commands(&block.body) {
                     let out = Command::new("sh")
@@ -196,7 +212,7 @@ fn the_tutorial_shows_what_constree_does() {
 }
 
 #[test]
-fn the_readme_and_the_debugger_page_show_what_constree_does() {
+fn the_readme_the_language_and_the_debugger_pages_show_what_constree_does() {
     // These pages change nothing: their commands run in the repository.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (listings, _, runs) = check_page("README.md", root);
@@ -204,6 +220,8 @@ fn the_readme_and_the_debugger_page_show_what_constree_does() {
         listings >= 1 && runs >= 1,
         "README.md: {listings} listings, {runs} commands"
     );
+    let (programs, _, _) = check_page("docs/language.md", root);
+    assert!(programs >= 1, "docs/language.md: {programs} programs");
     let (_, _, runs) = check_page("docs/debugger.md", root);
     assert!(runs >= 4, "docs/debugger.md: {runs} commands");
 }
