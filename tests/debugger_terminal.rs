@@ -114,7 +114,7 @@ fn prompt_completion_and_interrupt_in_a_terminal() {
     tmux.wait_for("Breakpoint 1 at main");
     tmux.text("delete");
     tmux.keys(&["Enter"]);
-    tmux.wait_for("Deleted 1 breakpoints");
+    tmux.wait_for("Deleted 1 breakpoint.");
     // A long continue, interrupted.
     tmux.text("continue");
     tmux.keys(&["Enter"]);

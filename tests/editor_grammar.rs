@@ -11,6 +11,7 @@
 //! Oniguruma (TextMate's engine) and the `regex` crate read alike: no
 //! look-around, no back-references.
 
+use constree::asm::ast::KEYWORDS;
 use constree::asm::lexer::{Token, lex};
 use constree::asm::source::FileId;
 use regex::Regex;
@@ -178,26 +179,16 @@ impl Grammar {
     }
 }
 
-const DIRECTIVES: &[&str] = &[
-    "reg",
-    "resize",
-    "const",
-    "macro",
-    "if",
-    "else",
-    "end",
-    "use",
-    "include",
-    "entry",
-    "callstack",
-    "block",
-    "tail",
-];
+/// The reserved words that begin statements: the language's keywords but
+/// the word operators.
+fn is_directive(word: &str) -> bool {
+    KEYWORDS.contains(&word) && !["and", "or", "not"].contains(&word)
+}
 const MNEMONICS: &[&str] = &["nilify", "construct", "deconstruct", "copyifnil"];
 
 /// The scope the grammar must give a statement's first word.
 fn head_scope(word: &str) -> &'static str {
-    if DIRECTIVES.contains(&word) {
+    if is_directive(word) {
         "keyword.control.directive.constree"
     } else if MNEMONICS.contains(&word.to_ascii_lowercase().as_str()) {
         "keyword.other.instruction.constree"
