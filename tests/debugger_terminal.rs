@@ -114,7 +114,14 @@ fn prompt_completion_and_interrupt_in_a_terminal() {
     tmux.wait_for("Breakpoint 1 at main");
     tmux.text("delete");
     tmux.keys(&["Enter"]);
-    tmux.wait_for("Deleted 1 breakpoints");
+    tmux.wait_for("Deleted 1 breakpoint.");
+    // Several candidates: Tab keeps what they share, a second Tab lists them.
+    tmux.text("print in /in");
+    tmux.keys(&["Tab", "Tab"]);
+    tmux.wait_for("/instr  /input");
+    tmux.text("put");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("in = nothing: the input is Nil");
     // A long continue, interrupted.
     tmux.text("continue");
     tmux.keys(&["Enter"]);

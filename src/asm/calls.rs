@@ -179,7 +179,7 @@ pub fn check_stack(resolved: &Resolved, layout: &Layout, limits: &[i64]) -> Opti
         .note(format!("deepest chain of calls: {}", names.join(" > ")))
         .note("a call pushes the rest of the caller's code: its size plus one")
         .help(format!(
-            "`resize {} {needed}` after `use std/control`",
+            "write `resize {} {needed}` after `use std/control`",
             reg.name
         )),
     )

@@ -293,8 +293,7 @@ impl Generator<'_> {
             if i == 0 {
                 d = d.note("prog starts with the entry block's code");
             }
-            self.diagnostics
-                .push(d.help("raise the limit, or write `auto` to size it to its contents"));
+            self.diagnostics.push(d);
         }
         for (src, span) in self.jump_sources().collect::<Vec<_>>() {
             let size = self
@@ -305,10 +304,16 @@ impl Generator<'_> {
             if !(Tree::NIL.fits(limits[0]) && size <= limits[0].max(0) as u64) {
                 let name = display(&self.resolved.registers[src].name).to_string();
                 self.diagnostics.push(
-                    Diagnostic::warning("W0705", span, format!("`{name}` is too big to be jumped to"))
-                        .label(format!("{size} conses, but `prog` holds at most {}", limits[0]))
-                        .note("this jump would wipe the machine: OutOfMemory on register 0")
-                        .help("raise prog's limit (`reg prog LIMIT`), or leave it out to size it automatically"),
+                    Diagnostic::warning(
+                        "W0705",
+                        span,
+                        format!("`{name}` is too big to be jumped to"),
+                    )
+                    .label(format!(
+                        "{size} conses, but `prog` holds at most {}",
+                        limits[0]
+                    ))
+                    .note("this jump would wipe the machine: OutOfMemory on register 0"),
                 );
             }
         }

@@ -29,7 +29,8 @@ pub struct Diagnostic {
     pub labels: Vec<(Span, String)>,
     /// Extra facts.
     pub notes: Vec<String>,
-    /// How to fix it, when known.
+    /// What to do next: the place that reports it may say more than the
+    /// code's general help line ([`super::help`]).
     pub help: Option<String>,
     /// The macro invocations the primary span was expanded from, innermost
     /// first: `(macro name, call site)`.
@@ -37,7 +38,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// An error at a span.
+    /// An error at a span, with its code's general help line.
     pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(Severity::Error, code, span, message)
     }
@@ -60,7 +61,7 @@ impl Diagnostic {
             primary: (span, String::new()),
             labels: Vec::new(),
             notes: Vec::new(),
-            help: None,
+            help: super::help::help(code).map(str::to_string),
             expansion: Vec::new(),
         }
     }
@@ -83,7 +84,7 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the help line.
+    /// Sets the help line, in place of the code's general one.
     pub fn help(mut self, text: impl Into<String>) -> Diagnostic {
         self.help = Some(text.into());
         self

@@ -273,11 +273,12 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
         return Ok(v);
     }
     if env.registers.and_then(|r| r(name)).is_some() {
-        return Err(Diagnostic::error("E0405", span, format!("`{name}` is a register, not a value"))
-            .label("a register (or a label's code register)")
-            .help(format!(
-                "to copy its contents use `mov`; write index({name}) for its number, or code({name}) for a label's code"
-            )));
+        return Err(Diagnostic::error(
+            "E0405",
+            span,
+            format!("`{name}` is a register, not a value"),
+        )
+        .label("a register (or a label's code register)"));
     }
     if let Some(usage) = usage(name) {
         return Err(
@@ -378,7 +379,7 @@ impl Args<'_, '_> {
         if self.args.len() == n {
             return Ok(());
         }
-        Err(Diagnostic::error(
+        let d = Diagnostic::error(
             "E0410",
             self.span,
             format!(
@@ -388,8 +389,11 @@ impl Args<'_, '_> {
                 self.args.len()
             ),
         )
-        .label("here")
-        .help(usage(&self.head.text).unwrap_or_default()))
+        .label("here");
+        Err(match usage(&self.head.text) {
+            Some(usage) => d.help(usage),
+            None => d,
+        })
     }
 
     fn value(&self, k: usize) -> EvalResult {
@@ -587,7 +591,7 @@ pub fn usage(head: &str) -> Option<String> {
         "index" => "index(REGISTER)",
         _ => return None,
     };
-    Some(format!("written `{text}`"))
+    Some(format!("write it `{text}`"))
 }
 
 /// `head args...`: constructors of the report's types and built-ins.

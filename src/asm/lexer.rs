@@ -254,8 +254,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
                             span,
                             format!("brackets nested deeper than {MAX_NESTING} levels"),
                         )
-                        .label("too deep here")
-                        .help("build deep trees from constants, or write them with bits(\"...\")"),
+                        .label("too deep here"),
                     );
                 }
             }

@@ -389,7 +389,7 @@ impl Expander<'_> {
             )
             .label("expansion stopped here")
             .expanded_from(&item.chain.sites())
-            .help("a macro probably expands itself without end");
+            .note("a macro probably expands itself without end");
             self.error(d);
             self.gave_up = true;
             return;
@@ -549,8 +549,7 @@ impl Expander<'_> {
                     "`{}` is invoked again here, {MAX_MACRO_DEPTH} levels down",
                     def.name.text
                 ),
-            )
-            .help("a macro that invokes itself needs an `if` that stops it");
+            );
             self.error(d);
             self.gave_up_on_macro = true;
             return;
@@ -564,7 +563,7 @@ impl Expander<'_> {
                     format!("more than {MAX_INVOCATIONS} macro invocations: expansion stopped"),
                 )
                 .label("this expansion does not end")
-                .help("a macro that invokes itself more than once per level grows exponentially");
+                .note("a macro that invokes itself more than once per level grows exponentially");
                 self.error(d);
                 self.gave_up = true;
             }
@@ -637,7 +636,7 @@ impl Expander<'_> {
                     .label("named here");
                 let d = match module {
                     ModuleRef::Std(_) => d.help(format!(
-                        "the standard modules are: {}",
+                        "use one of the standard modules: {}",
                         super::source::embedded_stdlib()
                             .iter()
                             .map(|(n, _)| format!("std/{n}"))

@@ -17,6 +17,7 @@ pub mod codegen;
 pub mod diagnostics;
 pub mod disasm;
 pub mod eval;
+pub mod help;
 pub mod layout;
 pub mod lexer;
 pub mod listing;
@@ -158,7 +159,11 @@ fn compile_image(
             Err(Diagnostic::error(
                 "E0422",
                 span,
-                format!("`{file}` does not assemble ({} errors)", errors.len()),
+                format!(
+                    "`{file}` does not assemble ({} error{})",
+                    errors.len(),
+                    if errors.len() == 1 { "" } else { "s" }
+                ),
             )
             .label("embedded here")
             .note(format!("first error: {first}"))

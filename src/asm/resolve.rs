@@ -680,10 +680,13 @@ impl Resolver<'_> {
             return None;
         };
         let Some(op) = Opcode::parse(&name.text) else {
-            let d = Diagnostic::error("E0508", name.span, format!("unknown instruction or macro `{}`", name.text))
-                .label("not an instruction, and no macro has this name")
-                .expanded_from(&item.chain.sites())
-                .help("the instructions are nilify, construct, deconstruct and copyifnil; `use std/control` for jmp, mov, call, ...");
+            let d = Diagnostic::error(
+                "E0508",
+                name.span,
+                format!("unknown instruction or macro `{}`", name.text),
+            )
+            .label("not an instruction, and no macro has this name")
+            .expanded_from(&item.chain.sites());
             self.diagnostics.push(d);
             return None;
         };

@@ -178,8 +178,13 @@ fn history_file() -> Option<PathBuf> {
 }
 
 fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
+    // Tab completes as far as the candidates agree, a second Tab lists
+    // them (as a shell does), rather than inserting the first.
+    let config = rustyline::Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .build();
     let mut editor: Editor<DebugHelper, rustyline::history::DefaultHistory> =
-        Editor::new().map_err(|e| Failure(e.to_string()))?;
+        Editor::with_config(config).map_err(|e| Failure(e.to_string()))?;
     let history = history_file();
     if let Some(h) = &history {
         let _ = editor.load_history(h);

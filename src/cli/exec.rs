@@ -59,7 +59,11 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         let name = image.registers.get(i).map_or("", |r| r.name.as_str());
         let is_code = image.source_map.registers.iter().any(|m| m.register == i);
         let shown = match show::code(&r.contents) {
-            Some(instrs) if is_code => format!("code, {} instructions", instrs.len()),
+            Some(instrs) if is_code => format!(
+                "code, {} instruction{}",
+                instrs.len(),
+                if instrs.len() == 1 { "" } else { "s" }
+            ),
             _ => show::guess(&r.contents, 120),
         };
         println!("r{i:<3} {name:<16} size {:<8} {shown}", r.contents.size());

@@ -14,6 +14,9 @@ use std::process::ExitCode;
 pub enum Command {
     /// Run a memory with `runFor` and print the result object
     /// (`{"ok": Memory}` or `{"err": E, "wiped": Memory}`).
+    #[command(after_help = r#"Examples:
+  echo '[{"limit":10,"contents":"11010110000"},{"limit":0,"contents":"0"},{"limit":5,"contents":"100"}]' \
+    | constree machine run - --speed 5"#)]
     Run {
         /// A Memory, or `{"speed": n, "memory": Memory}` (a machine.jsonl
         /// line works; other fields are ignored); `-` reads standard input.

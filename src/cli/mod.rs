@@ -6,8 +6,10 @@ mod debug;
 mod exec;
 mod input;
 mod machine;
+mod new;
 mod render;
 mod run;
+mod test;
 mod tournament;
 mod world;
 
@@ -16,7 +18,14 @@ use std::process::ExitCode;
 
 /// A toolchain for Botworld robot programs.
 #[derive(Parser)]
-#[command(name = "constree", version, about, long_about = None)]
+#[command(name = "constree", version, about, long_about = None, after_help = "Start here:
+  constree run                          play the built-in game (Harvest) and show the scores
+  constree new mybot                    make a bot project: mybot/bot.cta, mybot/game.toml
+  cd mybot && constree test             play its game and check what it expects
+  constree debug game.toml              follow the robot's machine, step by step
+
+`constree help COMMAND` (or `COMMAND --help`) shows a command's options and examples.
+The constree repository's docs/tutorial.md is the guided tour.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -25,22 +34,56 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Assemble a program into a memory image.
+    #[command(after_help = "Examples:
+  constree asm examples/walker.cta                     # writes examples/walker.ctm
+  constree asm examples/walker.cta -o /tmp/walker.ctm --listing")]
     Asm(asm::AsmArgs),
     /// Turn a memory image back into source.
+    #[command(after_help = "Examples:
+  constree asm examples/count.cta -o /tmp/count.ctm
+  constree disasm /tmp/count.ctm > /tmp/count.cta      # assembles to the same memory")]
     Disasm(asm::DisasmArgs),
     /// Report a program's errors and warnings without writing an image.
+    #[command(after_help = "Examples:
+  constree check examples/walker.cta                   # silent, exit code 0, when all is well
+  constree check bot.cta --stdlib stdlib/              # with the standard library from a directory")]
     Check(asm::CheckArgs),
     /// Run one program's machine outside any world, step by step.
+    #[command(after_help = "Examples:
+  constree exec examples/walker.cta --speed 20 --steps 3
+  constree exec examples/echo.cta --input \"[S, W]\" --steps 2")]
     Exec(exec::ExecArgs),
     /// Play a scenario (or the built-in game) and show the world and scores.
+    #[command(after_help = "Examples:
+  constree run                                         # the built-in game, Harvest
+  constree run examples/walk/walk.toml --trace walker  # what a robot does every step
+  constree run examples/fight/fight.toml --watch       # the world after every step
+  constree run --steps 100 --record /tmp/game.json     # a replay for `replay` and `debug --replay`")]
     Run(run::RunArgs),
     /// Show a step of a recorded game.
+    #[command(after_help = "Examples:
+  constree run --record /tmp/game.json
+  constree replay /tmp/game.json --step 5")]
     Replay(run::ReplayArgs),
     /// Play many seeded rounds of a scenario between player programs and rank them.
     Tournament(tournament::TournamentArgs),
+    /// Play scenarios and check their expectations (`[expect]`).
+    Test(test::TestArgs),
+    /// Make a new bot project: a program, a game, expectations.
+    New(new::NewArgs),
     /// Debug a robot's program inside a live game: step, break, watch, print, go back
+    #[command(after_help = "Examples:
+  constree debug                                       # the built-in game, robot `red`
+  constree debug examples/fight/fight.toml --robot blue
+  constree debug examples/calls.cta                    # a lone program in a 5 x 5 world
+  constree debug game.toml --batch session.dbg         # commands from a file
+
+Inside, `help` lists the debugger's commands (docs/debugger.md).")]
     Debug(debug::DebugArgs),
     /// Check every conformance vector file in a directory.
+    #[command(after_help = "Examples:
+  constree conformance tests/conformance               # ends with `N passed, M failed`
+  constree conformance /tmp/vectors --generate --seed 7")]
     Conformance(conformance::Args),
     /// Work with worlds in the interchange format.
     #[command(subcommand)]
@@ -48,6 +91,15 @@ enum Command {
     /// Work with bare register machines.
     #[command(subcommand)]
     Machine(machine::Command),
+    /// Print a shell completion script.
+    #[command(after_help = "Examples:
+  constree completions bash > ~/.local/share/bash-completion/completions/constree
+  constree completions zsh > ~/.zfunc/_constree        # with ~/.zfunc in $fpath
+  constree completions fish > ~/.config/fish/completions/constree.fish")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// An error that ends a command: printed as `error: ...`, exit code 1.
@@ -71,10 +123,17 @@ pub fn main() -> ExitCode {
         Command::Exec(args) => exec::run(args),
         Command::Run(args) => run::run(args),
         Command::Replay(args) => run::replay(args),
+        Command::Test(args) => test::run(args),
+        Command::New(args) => new::run(args),
         Command::Debug(args) => debug::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "constree", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

@@ -15,6 +15,10 @@ use std::process::ExitCode;
 #[derive(clap::Subcommand)]
 pub enum Command {
     /// Step a world and print the result as compact JSON.
+    #[command(after_help = "Examples:
+  constree run examples/walk/walk.toml --steps 0 --format json > /tmp/world.json
+  constree world step /tmp/world.json --steps 8 --render
+  constree world step - --digest < /tmp/world.json")]
     Step {
         /// A World, or any object with a "world" field (a world.jsonl line);
         /// `-` reads standard input.

@@ -11,6 +11,7 @@
 
 pub mod builtin;
 mod error;
+pub mod expect;
 pub mod game;
 pub mod random;
 pub mod replay;
@@ -244,6 +245,8 @@ pub struct Scenario {
     pub scoring: Scoring,
     /// Caps on speeds and register limits.
     pub limits: Limits,
+    /// What `constree test` checks (`[expect]`), if anything.
+    pub expect: Option<expect::Expectations>,
 }
 
 /// Loads the programs a scenario names: a `.cta` source is assembled, a
@@ -517,11 +520,17 @@ impl Checker<'_> {
             register: spec.limits.register,
         };
         self.check_limits(&limits, &items, &robots, &slots)?;
+        let steps = spec.steps.unwrap_or(100);
+        let expect = spec
+            .expect
+            .as_ref()
+            .map(|e| self.expectations(e, steps, &robots, &players, &grid))
+            .transpose()?;
         let (shape, walls, marks) = grid;
         Ok(Scenario {
             name: spec.name.unwrap_or_else(|| self.at.file().to_string()),
             file: self.at.file().to_string(),
-            steps: spec.steps.unwrap_or(100),
+            steps,
             seed: spec.seed.unwrap_or(0),
             shape,
             walls,
@@ -533,6 +542,7 @@ impl Checker<'_> {
             slots,
             scoring,
             limits,
+            expect,
         })
     }
 

@@ -44,6 +44,16 @@
 //! [[slot]]                    # for tournaments: where each player's robot starts
 //! at = "random"
 //! color = "Blue"
+//!
+//! [expect]                    # what `constree test` checks (optional)
+//! steps = 12                  # play this many steps (default: `steps` above)
+//! scores = { Red = 5 }        # players' scores after them
+//!
+//! [[expect.robot]]
+//! name = "lifter"             # a robot named above
+//! after = 4                   # after this many steps (default: expect.steps)
+//! at = [3, 0]                 # where it stands: [x, y] or a mark
+//! registers = { trail = "[nil, nil, nil]", out = "Lift 0" }  # by name or number
 //! ```
 
 use serde::Deserialize;
@@ -83,6 +93,39 @@ pub struct ScenarioSpec {
     /// larger, anywhere in the game.
     #[serde(default)]
     pub limits: LimitsSpec,
+    /// What `constree test` checks.
+    pub expect: Option<ExpectSpec>,
+}
+
+/// Expectations: scores after the game, robots' places and registers after
+/// some steps.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectSpec {
+    /// Steps to play (default: the scenario's).
+    pub steps: Option<Spanned<u64>>,
+    /// Players' scores after `steps`, by player name.
+    #[serde(default)]
+    pub scores: std::collections::BTreeMap<String, Spanned<i64>>,
+    /// Robots checked.
+    #[serde(default)]
+    pub robot: Vec<Spanned<RobotExpectSpec>>,
+}
+
+/// What one robot should be like after some steps.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RobotExpectSpec {
+    /// The robot's name (a `[[robot]]` of the scenario).
+    pub name: Spanned<String>,
+    /// After how many steps (default: the expectation's `steps`).
+    pub after: Option<Spanned<u64>>,
+    /// Where it stands: `[x, y]` or a mark.
+    pub at: Option<Spanned<PositionSpec>>,
+    /// Register values, by register name (or number): literals of the
+    /// language (`"[1, 2]"`, `"Move N"`, `"nil"`).
+    #[serde(default)]
+    pub registers: std::collections::BTreeMap<String, Spanned<String>>,
 }
 
 /// Caps on speeds and register limits. Robots are built only from parts

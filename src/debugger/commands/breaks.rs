@@ -194,10 +194,25 @@ impl Debugger {
 
     pub(crate) fn delete(&mut self, args: &str) -> Result<String, String> {
         if args.trim().is_empty() {
-            let n = self.breakpoints.len() + self.watches.len();
+            let count = |n: usize, what: &str| match n {
+                0 => None,
+                1 => Some(format!("1 {what}")),
+                n => Some(format!("{n} {what}s")),
+            };
+            let parts: Vec<String> = [
+                count(self.breakpoints.len(), "breakpoint"),
+                count(self.watches.len(), "watchpoint"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             self.breakpoints.clear();
             self.watches.clear();
-            return Ok(format!("Deleted {n} breakpoints and watchpoints."));
+            return Ok(if parts.is_empty() {
+                "No breakpoints or watchpoints to delete.".to_string()
+            } else {
+                format!("Deleted {}.", parts.join(" and "))
+            });
         }
         let mut deleted = Vec::new();
         for word in args.split_whitespace() {

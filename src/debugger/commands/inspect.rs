@@ -63,14 +63,20 @@ impl Debugger {
 
     pub(crate) fn display(&mut self, args: &str) -> Result<String, String> {
         let (expr, format) = Self::expression(args)?;
-        let shown = self.evaluate(&expr, format)?;
+        // The expression must name something; its value may not read in
+        // the format yet (`out /command` while `out` is Nil).
+        self.evaluate(&expr, Format::Auto)?;
+        let shown = self
+            .evaluate(&expr, format)
+            .unwrap_or_else(|e| format!("<{e}>"));
         let id = self.new_id();
         let spec = match format {
             Format::Auto => expr.clone(),
             f => format!("{expr} {f}"),
         };
+        let line = format!("{id}: {spec} = {shown}");
         self.displays.push((id, spec));
-        Ok(format!("{id}: {expr} = {shown}"))
+        Ok(line)
     }
 
     pub(crate) fn undisplay(&mut self, args: &str) -> Result<String, String> {

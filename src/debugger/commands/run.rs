@@ -362,14 +362,29 @@ impl Debugger {
         let mut counts: FxHashMap<usize, u64> = FxHashMap::default();
         let mut total = 0u64;
         let mut spent = 0u64;
+        // Per step: the ticks run before `out` last changed, if it holds a
+        // command at the end of the step.
+        let mut written: Vec<Option<u64>> = Vec::new();
         self.session.goto(Pos::done(first - 1));
         for step in first..=last {
+            let (mut ticks, mut out, mut changed) = (0u64, Tree::NIL, 0u64);
             self.session
-                .advance(Limit::To(Pos::done(step)), false, &mut |prog, _| {
+                .advance(Limit::To(Pos::done(step)), false, &mut |prog, memory| {
                     *counts.entry(prog.node_id()).or_default() += 1;
+                    let now = memory.get(2).map(|r| &r.contents);
+                    if now.is_some_and(|t| *t != out) {
+                        out = now.cloned().unwrap_or_default();
+                        changed = ticks;
+                    }
+                    ticks += 1;
                     total += 1;
                     false
                 });
+            let end = self.session.focused().and_then(|r| r.memory.get(2));
+            if end.is_some_and(|r| r.contents != out) {
+                changed = ticks;
+            }
+            written.push(end.filter(|r| !r.contents.is_nil()).map(|_| changed));
             if let Some((_, RunEnd::Spent)) = self.session.end_of(step) {
                 spent += 1;
             }
@@ -414,15 +429,39 @@ impl Debugger {
             };
             out.push_str(&format!("\n{c:>7} {share:>6.1}%  {name}"));
         }
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
         out.push_str(&format!(
-            "\nThe machine used all its ticks in {spent} of {steps} step{}{}",
-            if steps > 1 { "s" } else { "" },
-            if spent > 0 {
-                ": a loop that needs more ticks than the speed misses steps."
-            } else {
-                "."
-            }
+            "\nThe machine ran all its ticks in {spent} of {steps} step{} (spinning in `wait_step` counts).",
+            plural(steps)
         ));
+        let ready: Vec<u64> = written.iter().flatten().copied().collect();
+        if let (Some(min), Some(max)) = (ready.iter().min(), ready.iter().max()) {
+            out.push_str(&format!(
+                "\nThe next command was in `out` after {} ticks{}.",
+                if min == max {
+                    min.to_string()
+                } else {
+                    format!("{min} to {max}")
+                },
+                if ready.len() as u64 == steps {
+                    String::new()
+                } else {
+                    format!(" in {} of the {steps} steps", ready.len())
+                }
+            ));
+        }
+        let missing: Vec<String> = (first..=last)
+            .zip(&written)
+            .filter(|(_, w)| w.is_none())
+            .map(|(s, _)| s.to_string())
+            .collect();
+        if !missing.is_empty() {
+            out.push_str(&format!(
+                "\n`out` was Nil at the end of step{} {}: the robot gives no command (Invalid) in the step after.",
+                plural(missing.len() as u64),
+                missing.join(", ")
+            ));
+        }
         Ok(out)
     }
 }

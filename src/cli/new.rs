@@ -1,0 +1,83 @@
+//! `constree new NAME`: a new bot project in a new directory.
+
+use super::Failure;
+use crate::image::format::write_atomically;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `constree new`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  constree new mybot          # makes mybot/ with bot.cta, game.toml, README.md
+  cd mybot && constree test   # plays game.toml and checks its [expect] table")]
+pub struct NewArgs {
+    /// The directory to make (it must not exist, or be empty); its name
+    /// names the project.
+    name: PathBuf,
+}
+
+/// The files of a new project: `(file name, template)`. `NAME` in a
+/// template is the project's name.
+const FILES: &[(&str, &str)] = &[
+    ("bot.cta", include_str!("new/bot.cta")),
+    ("game.toml", include_str!("new/game.toml")),
+    ("README.md", include_str!("new/README.md")),
+];
+
+/// A template with the project's name filled in (quoted in TOML).
+fn fill(file: &str, template: &str, name: &str) -> String {
+    if file.ends_with(".toml") {
+        template.replace("NAME", &toml::Value::String(name.to_string()).to_string())
+    } else {
+        template.replace("NAME", name)
+    }
+}
+
+/// Whether a directory is missing or empty.
+fn free(dir: &Path) -> Result<bool, Failure> {
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => Ok(entries.next().is_none()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(true),
+        Err(e) if dir.is_file() => Err(Failure(format!(
+            "{} is a file, not a directory: {e}",
+            dir.display()
+        ))),
+        Err(e) => Err(Failure(format!("{}: {e}", dir.display()))),
+    }
+}
+
+pub fn run(args: NewArgs) -> Result<ExitCode, Failure> {
+    let dir = &args.name;
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .filter(|n| !n.is_empty() && *n != "." && *n != "..")
+        .ok_or_else(|| {
+            Failure(format!(
+                "{}: give the new project's directory a name",
+                dir.display()
+            ))
+        })?
+        .to_string();
+    if !free(dir)? {
+        return Err(Failure(format!(
+            "{} already exists and is not empty: choose a new directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Failure(format!(
+            "{}: cannot create the directory: {e}",
+            dir.display()
+        ))
+    })?;
+    for (file, template) in FILES {
+        let path = dir.join(file);
+        write_atomically(&path, fill(file, template, &name).as_bytes())
+            .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+    }
+    let files: Vec<&str> = FILES.iter().map(|(f, _)| *f).collect();
+    println!("Created {}: {}", dir.display(), files.join(", "));
+    println!("Next: cd {} && constree test", dir.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,121 @@
+//! Every kind of assembler diagnostic says what to do next: a `Help:` line,
+//! shown here for each code (a snapshot), from real programs: the
+//! assembler cases of `tests/asm/cases/` and a few programs made here.
+
+use constree::asm::assemble_file;
+use constree::asm::help::HELP;
+use constree::asm::source::{DiskLoader, MemoryLoader};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Codes no input can produce: E0101 is the parser's custom error, which
+/// no rule of the grammar raises today.
+const UNREACHABLE: &[&str] = &["E0101"];
+
+/// Programs for the codes that no case file has (they need files that
+/// cannot be read, or are too large to keep).
+fn made_programs() -> Vec<(MemoryLoader, &'static str)> {
+    let mut deep = MemoryLoader::default();
+    for k in 0..40 {
+        deep = deep.with(
+            &format!("f{k}.cta"),
+            &format!("include \"f{}.cta\"\n", k + 1),
+        );
+    }
+    let breadth = "macro m n\n    if n > 0\n        m n - 1\n        m n - 1\n    end\nend\nm 60\n";
+    vec![
+        (MemoryLoader::default(), "nowhere.cta"),
+        (deep, "f0.cta"),
+        (
+            MemoryLoader::default().with("breadth.cta", breadth),
+            "breadth.cta",
+        ),
+    ]
+}
+
+/// The first diagnostic of each code: its message, help and rendering.
+fn diagnostics_by_code() -> BTreeMap<&'static str, (String, Option<String>, String)> {
+    let mut cases: Vec<_> = std::fs::read_dir("tests/asm/cases")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.to_str().unwrap().ends_with(".inc.cta"))
+        .collect();
+    cases.sort();
+    let mut assemblies: Vec<_> = cases
+        .iter()
+        .map(|p| assemble_file(&DiskLoader::default(), p))
+        .collect();
+    for (loader, main) in made_programs() {
+        assemblies.push(assemble_file(&loader, Path::new(main)));
+    }
+    let mut found = BTreeMap::new();
+    for assembly in &assemblies {
+        for d in &assembly.diagnostics {
+            found.entry(d.code).or_insert_with(|| {
+                let one = constree::asm::diagnostics::render(
+                    std::slice::from_ref(d),
+                    &assembly.sources,
+                    false,
+                );
+                (d.message.clone(), d.help.clone(), one)
+            });
+        }
+    }
+    found
+}
+
+#[test]
+fn every_kind_of_diagnostic_says_what_to_do_next() {
+    let found = diagnostics_by_code();
+    let mut shown = String::new();
+    for (code, (message, help, rendered)) in &found {
+        let help = help
+            .as_deref()
+            .unwrap_or_else(|| panic!("{code} has no help:\n{rendered}"));
+        assert!(!help.trim().is_empty(), "{code}: an empty help line");
+        assert!(
+            rendered.contains(&format!("Help: {help}")),
+            "{code}: the rendering shows no help line:\n{rendered}"
+        );
+        shown.push_str(&format!("{code} {message}\n      help: {help}\n"));
+    }
+    insta::assert_snapshot!("help_of_every_code", shown);
+    let missing: Vec<&str> = HELP
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| !found.contains_key(c) && !UNREACHABLE.contains(c))
+        .collect();
+    assert!(missing.is_empty(), "no program shows {missing:?}");
+}
+
+/// Every code the assembler's source can report has a help line.
+#[test]
+fn the_help_table_knows_every_code() {
+    let mut codes = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir("src/asm").unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let bytes = text.as_bytes();
+        for (k, _) in text.match_indices('"') {
+            let code = &bytes[k + 1..(k + 7).min(bytes.len())];
+            if code.len() == 6
+                && (code[0] == b'E' || code[0] == b'W')
+                && code[1..5].iter().all(u8::is_ascii_digit)
+                && code[5] == b'"'
+            {
+                codes.insert(String::from_utf8(code[..5].to_vec()).unwrap());
+            }
+        }
+    }
+    assert!(codes.len() > 60, "{codes:?}");
+    for code in &codes {
+        assert!(
+            HELP.iter().any(|(c, _)| c == code),
+            "{code} has no help line in src/asm/help.rs"
+        );
+    }
+    let listed: Vec<&str> = HELP.iter().map(|(c, _)| *c).collect();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(listed, sorted, "one entry per code, in order");
+}
