@@ -66,6 +66,14 @@ enum Command {
   constree replay /tmp/game.json --step 5")]
     Replay(run::ReplayArgs),
     /// Play many seeded rounds of a scenario between player programs and rank them.
+    #[command(after_help = "Examples:
+  constree tournament --game examples/arena/arena.toml --rounds 20 \\
+      --players examples/arena/hunter.cta examples/arena/breeder.cta examples/arena/passer.cta
+  constree tournament --game examples/arena/arena.toml --seed 7 --format json \\
+      --players examples/arena/hunter.cta examples/arena/random.cta
+  constree tournament --game examples/arena/arena.toml --rounds 5 --record-round 3 /tmp/round.json \\
+      --players examples/arena/hunter.cta examples/arena/guard.cta
+  constree debug --replay /tmp/round.json --robot hunter   # step through that round")]
     Tournament(tournament::TournamentArgs),
     /// Play scenarios and check their expectations (`[expect]`).
     Test(test::TestArgs),
