@@ -115,8 +115,20 @@ fn syntax_error(file: FileId, error: Rich<'_, Token<'_>>) -> Diagnostic {
                     format!("{} or {last}", names.join(", "))
                 }
             };
-            Diagnostic::error("E0100", span, format!("expected {expected}, found {found}"))
-                .label(format!("unexpected {found} here"))
+            let diagnostic =
+                Diagnostic::error("E0100", span, format!("expected {expected}, found {found}"))
+                    .label(format!("unexpected {found} here"));
+            match error.found() {
+                Some(Token::Ident(word))
+                    if expected.contains("a name") && crate::asm::ast::KEYWORDS.contains(word) =>
+                {
+                    diagnostic.help(format!(
+                        "`{word}` is a reserved word ({}): choose another name",
+                        crate::asm::ast::KEYWORDS.join(", ")
+                    ))
+                }
+                _ => diagnostic,
+            }
         }
     }
 }
