@@ -257,8 +257,8 @@ fn the_order_of_the_balls_in_the_input_does_not_matter() {
 fn boards_without_a_solution_are_reported() {
     let mut rng = SplitMix64::new(99);
     let mut found = 0;
-    while found < 12 {
-        let board = random_board(&mut rng, 3 + found % 5);
+    while found < 16 {
+        let board = random_board(&mut rng, 3 + found % 8);
         if solve(&board, Order::Seed).solution.is_some() {
             continue;
         }
@@ -364,8 +364,23 @@ fn the_example_has_a_header_and_its_command_runs() {
 fn tick_figures() {
     let mut rng = SplitMix64::new(1);
     let more: Vec<Vec<Ball>> = (0..200).map(|_| generate(&mut rng, 12)).collect();
+    // A quantile of a sorted list.
+    let at = |v: &[u64], q: f64| v[((v.len() - 1) as f64 * q) as usize];
+    let mut plain: Vec<u64> = more
+        .iter()
+        .map(|b| solve_plain(b, Order::Program).nodes)
+        .collect();
+    plain.sort();
+    println!(
+        "12 balls, without skipping boards met before: boards searched median {}, 90% {}, largest {}",
+        at(&plain, 0.5),
+        at(&plain, 0.9),
+        at(&plain, 1.0)
+    );
     for (title, boards) in [("test boards", generated_boards()), ("12 balls", more)] {
         let mut runs: Vec<(u64, u64)> = boards.iter().map(|b| check_solved(b)).collect();
+        let hardest = (0..boards.len()).max_by_key(|&i| runs[i].0).unwrap();
+        println!("{title}: the most ticks for {:?}", boards[hardest]);
         runs.sort();
         let per_board = runs
             .iter()
@@ -374,7 +389,6 @@ fn tick_figures() {
         let (ticks, nodes): (Vec<u64>, Vec<u64>) = runs.iter().copied().unzip();
         let mut nodes = nodes;
         nodes.sort();
-        let at = |v: &[u64], q: f64| v[((v.len() - 1) as f64 * q) as usize];
         println!(
             "{title}: {} boards; ticks median {}, 90% {}, largest {}; \
              boards searched median {}, largest {}; at most {per_board:.0} ticks per board searched",

@@ -7,8 +7,6 @@
 //! (y 0..7). A move knocks one ball in one of four directions; the seed's
 //! `Up` is y - 1, `Down` y + 1, `Left` x - 1, `Right` x + 1.
 
-#![allow(dead_code)]
-
 use constree::scenario::random::SplitMix64;
 use std::collections::HashSet;
 
@@ -69,16 +67,20 @@ pub fn outside((x, y): Ball) -> bool {
 /// The seed's `isLegal`: the square next to the ball is free, and some ball
 /// further on in that direction will stop it.
 pub fn is_legal(board: &[Ball], (ball, dir): Move) -> bool {
-    let (x, y) = ball;
-    let ahead = |&(bx, by): &Ball| match dir {
+    let will_be_stopped = board.iter().any(|&b| ahead(ball, dir, b));
+    let not_adjacent = !board.contains(&dir.step(ball));
+    not_adjacent && will_be_stopped
+}
+
+/// Whether the ball `(bx, by)` lies past `(x, y)` on its line in direction
+/// `dir` (the seed's `checkFor`).
+fn ahead((x, y): Ball, dir: Dir, (bx, by): Ball) -> bool {
+    match dir {
         Dir::Up => bx == x && by < y,
         Dir::Down => bx == x && by > y,
         Dir::Left => bx < x && by == y,
         Dir::Right => bx > x && by == y,
-    };
-    let will_be_stopped = board.iter().any(ahead);
-    let not_adjacent = !board.contains(&dir.step(ball));
-    not_adjacent && will_be_stopped
+    }
 }
 
 /// The seed's `applyMove`: the ball rolls until the square before the next
@@ -299,15 +301,9 @@ fn random_predecessor(rng: &mut SplitMix64, board: &[Ball]) -> Option<Vec<Ball>>
     if board.contains(&start) {
         return None;
     }
-    let ahead = |b: &Ball| match dir {
-        Dir::Up => b.0 == start.0 && b.1 < start.1,
-        Dir::Down => b.0 == start.0 && b.1 > start.1,
-        Dir::Left => b.1 == start.1 && b.0 < start.0,
-        Dir::Right => b.1 == start.1 && b.0 > start.0,
-    };
     let mut before: Vec<Ball> = board
         .iter()
-        .map(|&b| if ahead(&b) { dir.step(b) } else { b })
+        .map(|&b| if ahead(start, dir, b) { dir.step(b) } else { b })
         .collect();
     before.push(start);
     let m = (start, dir);
