@@ -109,9 +109,9 @@ fn check_solved(board: &[Ball]) -> (u64, u64) {
     (answer.ticks, expected.nodes)
 }
 
-/// The documented budget (docs/games.md): at most 100 + 200 ticks per ball
-/// to read the board, set up and write the answer, and 740 + 120 ticks per
-/// ball for each board the search visits.
+/// The documented budget (docs/games.md): for a board of n balls, at most
+/// 100 + 200 n ticks to read it, set up and write the answer, and 740 + 120
+/// n for each board the search visits.
 fn tick_bound(balls: usize, nodes: u64) -> u64 {
     let balls = balls as u64;
     100 + 200 * balls + nodes * (740 + 120 * balls)
@@ -255,6 +255,8 @@ fn the_order_of_the_balls_in_the_input_does_not_matter() {
 
 #[test]
 fn boards_without_a_solution_are_reported() {
+    // Random boards of 3 to 10 balls, two of each size, that the seed's
+    // solver rejects; the program searches all of each.
     let mut rng = SplitMix64::new(99);
     let mut found = 0;
     while found < 16 {
