@@ -226,6 +226,48 @@ main:
 }
 
 #[test]
+fn an_expression_argument_means_what_it_means_in_place() {
+    // `2 + 3` as an operand is the value 5 (only a number alone names a
+    // register), written directly or passed through macros, however deep:
+    // the assembler computes such arguments early, but keeps them values.
+    let image = build(
+        "use std/control
+reg direct
+reg through_mov
+reg through_two
+reg counted
+reg register_five @5 = 55
+macro copy_in dst, src
+    mov dst, src
+end
+macro count_down n, dst
+    if n > 1
+        count_down n - 1, dst
+    else
+        mov dst, n + 6
+    end
+end
+main:
+    copyifnil zero, 2 + 3, direct
+    mov through_mov, 2 + 3
+    copy_in through_two, 2 + 3
+    count_down 4, counted
+    halt
+",
+    );
+    assert_eq!(image.register("register_five"), Some(5));
+    let (memory, _) = run(&image, 100);
+    for name in ["direct", "through_mov", "through_two"] {
+        assert_eq!(
+            i64::decode(reg(&image, &memory, name)),
+            Some(5),
+            "`{name}` holds the value 5, not register 5's contents"
+        );
+    }
+    assert_eq!(i64::decode(reg(&image, &memory, "counted")), Some(7));
+}
+
+#[test]
 fn code_is_data() {
     // Copy a block's code into a register, then jump to the copy.
     let image = build(

@@ -1,9 +1,10 @@
 //! The disassembler: assembling its output gives the image back.
 //!
-//! * every example program, every assembler test case that assembles, and
-//!   programs written here (most of them `use std/control`) go source ->
-//!   image -> text -> image, and the two images must have the same
-//!   registers (names, limits, contents), labels and call stack;
+//! * every example program (and the Shot solver, in a folder), every
+//!   assembler test case that assembles, and programs written here (most of
+//!   them `use std/control`) go source -> image -> text -> image, and the
+//!   two images must have the same registers (names, limits, contents),
+//!   labels and call stack;
 //! * random programs made of random pieces do the same (a property);
 //! * random images, not made by the assembler, come back with the same
 //!   memory (limits and contents);
@@ -141,6 +142,16 @@ fn every_example_round_trips() {
         };
         check_program(image, &path);
     }
+}
+
+#[test]
+fn the_shot_solver_round_trips() {
+    // An example in a folder, with modules of its own and 700 registers of
+    // unrolled code.
+    let path = "examples/shot/shot.cta";
+    let assembly = assemble_file(&DiskLoader::default(), Path::new(path));
+    let image = assembly.image.expect("shot.cta assembles");
+    check_program(&image, path);
 }
 
 #[test]

@@ -6,9 +6,9 @@
 //! Every `examples/*.cta` is picked up from the directory; a new example must
 //! also get a behaviour test below and be named in [`BEHAVIOUR_TESTED`].
 
-use constree::asm::listing::listing;
-use constree::asm::source::DiskLoader;
-use constree::asm::{assemble_file, parse_literal};
+mod examples_common;
+
+use constree::asm::parse_literal;
 use constree::encoding::{Decode, Encode};
 use constree::image::Image;
 use constree::machine::{Memory, Register, RunReport, run_for, run_machine};
@@ -17,9 +17,9 @@ use constree::world::robot::{INPUT, OUTPUT};
 use constree::world::{
     Action, Color, Command, Direction, Frame, Item, Processor, Robot, Shape, Square, World,
 };
-use std::path::{Path, PathBuf};
-
-const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
+use examples_common::{
+    assemble, documented_commands, examples_dir, portable_listing, run_documented_commands, source,
+};
 
 /// The examples with a behaviour test of their own in this file.
 const BEHAVIOUR_TESTED: &[&str] = &[
@@ -33,10 +33,6 @@ const BEHAVIOUR_TESTED: &[&str] = &[
     "walker",
 ];
 
-fn examples_dir() -> PathBuf {
-    Path::new(MANIFEST).join("examples")
-}
-
 /// The names (without `.cta`) of every example, sorted.
 fn example_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(examples_dir())
@@ -47,25 +43,6 @@ fn example_names() -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn source(name: &str) -> String {
-    std::fs::read_to_string(examples_dir().join(format!("{name}.cta"))).expect("example exists")
-}
-
-/// Assembles an example with the built-in standard library; any diagnostic,
-/// warnings included, fails the test.
-fn assemble(name: &str) -> Image {
-    let path = examples_dir().join(format!("{name}.cta"));
-    let assembly = assemble_file(&DiskLoader::default(), &path);
-    assert!(
-        assembly.diagnostics.is_empty(),
-        "examples/{name}.cta has diagnostics:\n{}",
-        assembly.render(false)
-    );
-    assembly
-        .image
-        .unwrap_or_else(|| panic!("examples/{name}.cta gives no image"))
 }
 
 /// An example's machine, with its registers addressed by name.
@@ -147,12 +124,6 @@ fn command(out: &Tree) -> Command {
     Command::decode(out).unwrap_or_else(|| panic!("not a command: {out:?}"))
 }
 
-/// A listing with the checkout's path taken out, so snapshots do not depend
-/// on where the crate lives.
-fn portable_listing(image: &Image) -> String {
-    listing(image).replace(&format!("{MANIFEST}/"), "")
-}
-
 // ---------------------------------------------------------------------------
 // Every example.
 
@@ -202,69 +173,12 @@ fn example_listings() {
     }
 }
 
-/// The `constree ...` command lines of an example's header comment.
-fn documented_commands(name: &str) -> Vec<Vec<String>> {
-    source(name)
-        .lines()
-        .take_while(|l| l.starts_with(';'))
-        .filter_map(|l| l.trim_start_matches(';').trim().strip_prefix("constree "))
-        .map(|command| {
-            // Words, with "..." quoting; any trailing `(comment)` dropped.
-            let command = command.split("  ").next().unwrap_or_default();
-            let mut words = Vec::new();
-            let mut word = String::new();
-            let mut quoted = false;
-            for c in command.chars() {
-                match c {
-                    '"' => quoted = !quoted,
-                    ' ' if !quoted => {
-                        if !word.is_empty() {
-                            words.push(std::mem::take(&mut word));
-                        }
-                    }
-                    c => word.push(c),
-                }
-            }
-            if !word.is_empty() {
-                words.push(word);
-            }
-            words
-        })
-        .filter(|words| words.iter().any(|w| w == &format!("examples/{name}.cta")))
-        .collect()
-}
-
 #[test]
 fn the_commands_in_the_headers_run() {
-    let scratch = std::env::temp_dir().join(format!("constree-examples-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
     let mut ran = 0;
     for name in example_names() {
-        for mut args in documented_commands(&name) {
-            ran += 1;
-            if args[0] == "asm" {
-                // Keep the image out of the source tree.
-                let ctm = scratch.join(format!("{name}.ctm"));
-                args.extend(["-o".to_string(), ctm.display().to_string()]);
-            }
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_constree"))
-                .args(&args)
-                .current_dir(MANIFEST)
-                .env_remove("CONSTREE_STDLIB")
-                .output()
-                .expect("constree runs");
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                out.status.success() && stderr.is_empty(),
-                "constree {}: {}\n{stdout}{stderr}",
-                args.join(" "),
-                out.status
-            );
-            assert!(!stdout.contains("machine error"), "{stdout}");
-        }
+        ran += run_documented_commands(&name).len();
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(ran >= example_names().len(), "only {ran} commands found");
 }
 

@@ -757,13 +757,25 @@ fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<String>) {
     }
 }
 
-/// Computes arithmetic on plain numbers in a macro argument now, so that an
-/// argument like `n - 1` passed down a recursion stays one number instead
-/// of growing with every level.
+/// Computes arithmetic on plain numbers inside a macro argument now, so that
+/// an argument like `n - 1` passed down a recursion stays small instead of
+/// growing with every level.
+///
+/// The argument itself stays an operation (`4 - 1`, not `3`): as an operand,
+/// a number names a register but any other expression is a value, and an
+/// argument must mean what it would mean written in the macro's place.
 fn fold(expr: &mut Expr) {
+    if let ExprKind::Binary(_, a, b) = &mut expr.kind {
+        fold_numbers(a);
+        fold_numbers(b);
+    }
+}
+
+/// Replaces an operation on plain numbers (at any depth) by its result.
+fn fold_numbers(expr: &mut Expr) {
     if let ExprKind::Binary(op, a, b) = &mut expr.kind {
-        fold(a);
-        fold(b);
+        fold_numbers(a);
+        fold_numbers(b);
         if let (ExprKind::Number(x), ExprKind::Number(y)) = (&a.kind, &b.kind) {
             let (x, y) = (*x, *y);
             let value = match op {
