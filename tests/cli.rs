@@ -2,7 +2,7 @@
 
 mod cli_common;
 
-use cli_common::{constree, text};
+use cli_common::{constree, stdout_of, text};
 
 const WORLD: &str = r#"{"dims":[2,1],"cells":[{"robots":[{"frame":{"color":"Red","strength":5},"inventory":[],"processor":{"speed":3},"memory":[{"limit":0,"contents":"0"},{"limit":50,"contents":"0"},{"limit":20,"contents":"1101100110000"}]}],"items":[]},null]}"#;
 
@@ -160,4 +160,26 @@ fn generated_vectors_are_well_formed_and_pass() {
     let first = std::fs::read(dir.join("world.jsonl")).unwrap();
     generate();
     assert_eq!(std::fs::read(dir.join("world.jsonl")).unwrap(), first);
+}
+
+#[test]
+fn exec_shows_the_registers_asked_for() {
+    let count = cli_common::example("count.cta");
+    let all = stdout_of(&["exec", cli_common::arg(&count), "--speed", "30"]);
+    assert!(all.contains("r10  main"), "{all}");
+    let some = stdout_of(&[
+        "exec",
+        cli_common::arg(&count),
+        "--speed",
+        "30",
+        "--show",
+        "dst,5",
+    ]);
+    let shown: Vec<&str> = some.lines().filter(|l| l.starts_with('r')).collect();
+    assert_eq!(shown.len(), 2, "{some}");
+    assert!(shown[0].starts_with("r4   dst") && shown[0].contains("list [5, 4, 3, 2, 1]"));
+    assert!(shown[1].starts_with("r5   item") && shown[1].contains("int 5"));
+    // A register the program does not have is an error before anything runs.
+    let err = cli_common::failure_of(&["exec", cli_common::arg(&count), "--show", "dst,nosuch"]);
+    assert!(err.contains("--show: no register `nosuch`"), "{err}");
 }

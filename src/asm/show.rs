@@ -143,6 +143,9 @@ pub fn guess(tree: &Tree, max: usize) -> String {
         let plural = if instrs.len() == 1 { "" } else { "s" };
         readings.push(format!("code, {} instruction{plural}", instrs.len()));
     }
+    if *tree == true.encode() {
+        readings.push("true".to_string());
+    }
     match readings.len() {
         0 => tree.readable().limit(max).to_string(),
         1 => readings.remove(0),

@@ -23,6 +23,10 @@ pub struct ExecArgs {
     /// How many steps.
     #[arg(long, default_value_t = 1)]
     steps: u64,
+    /// Show only these registers at the end (names or numbers, separated
+    /// by commas); all of them without it.
+    #[arg(long, value_name = "REGISTERS", value_delimiter = ',')]
+    show: Vec<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
 }
@@ -33,6 +37,7 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         Some(text) => Some(parse_literal(text).map_err(|m| Failure(format!("--input: {m}")))?),
         None => None,
     };
+    let shown = registers_to_show(&args.show, &image)?;
     let mut memory = image.memory();
     for step in 1..=args.steps {
         // As the engine does: read and clear the output, write the input, run.
@@ -56,6 +61,9 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
     }
     println!();
     for (i, r) in memory.iter().enumerate() {
+        if shown.as_ref().is_some_and(|s| !s.contains(&i)) {
+            continue;
+        }
         let name = image.registers.get(i).map_or("", |r| r.name.as_str());
         let is_code = image.source_map.registers.iter().any(|m| m.register == i);
         let shown = match show::code(&r.contents) {
@@ -69,4 +77,31 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         println!("r{i:<3} {name:<16} size {:<8} {shown}", r.contents.size());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The register numbers `--show` names (by name or number), or `None` for
+/// every register.
+fn registers_to_show(
+    names: &[String],
+    image: &crate::image::Image,
+) -> Result<Option<Vec<usize>>, Failure> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    names
+        .iter()
+        .map(|n| {
+            let n = n.trim();
+            image
+                .register(n)
+                .or_else(|| n.parse().ok().filter(|&i: &usize| i < image.registers.len()))
+                .ok_or_else(|| {
+                    Failure(format!(
+                        "--show: no register `{n}` (the program has {} registers; `constree asm FILE --listing` lists them)",
+                        image.registers.len()
+                    ))
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }

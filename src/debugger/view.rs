@@ -1377,7 +1377,7 @@ mod tests {
         );
         assert_eq!(
             view(&Tree::unit(), Format::Auto),
-            Ok("command Move N (or list [0])   [1 cons]".to_string())
+            Ok("command Move N (or list [0], or true)   [1 cons]".to_string())
         );
         let odd = Tree::cons(Tree::NIL, Tree::cons(Tree::unit(), Tree::unit()));
         assert_eq!(
@@ -1943,7 +1943,7 @@ robots:
 actions:
   [0] (does not decode here: not an action (tag, argument): list [17] (or code, 1 instruction))
   [1] moved out SE
-items: (does not decode here: not a triple (unaffected, dropped, fallen): command Move N (or list [0]))
+items: (does not decode here: not a triple (unaffected, dropped, fallen): command Move N (or list [0], or true))
 private: inspected a robot: processor speed 1
   (does not decode here: the input ends before the register count)"
                 .to_string())
@@ -1987,7 +1987,7 @@ private: inspected a robot: processor speed 1
         let shown = every_format(&bits);
         assert_eq!(shown[0], "code, 1000000 instructions   [2000000 conses]");
         assert!(shown[3].starts_with("-1 (not canonical: "), "{}", shown[3]);
-        assert!(shown[4].ends_with("\n[49] command Move N (or list [0])\n… 999950 more"));
+        assert!(shown[4].ends_with("\n[49] command Move N (or list [0], or true)\n… 999950 more"));
         assert!(shown[6].ends_with("\n 199  nilify prog\n… 999800 more"));
         let shown = every_format(&shared);
         assert!(
