@@ -610,9 +610,5 @@ fn a_lone_builder_must_build_from_the_first_items() {
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = docs::programs("commands");
-    assert_eq!(programs.len(), 1);
-    for p in programs {
-        build(&p);
-    }
+    assert_the_docs_program_assembles("commands");
 }

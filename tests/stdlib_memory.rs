@@ -521,11 +521,7 @@ main:
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = docs::programs("memory");
-    assert_eq!(programs.len(), 1);
-    for p in programs {
-        build(&p);
-    }
+    assert_the_docs_program_assembles("memory");
 }
 
 #[test]

@@ -37,6 +37,16 @@ pub fn build(source: &str) -> Image {
     assembly.image.expect("no errors")
 }
 
+/// Checks that the section of `docs/stdlib.md` about `std/MODULE` shows
+/// one whole program, and that it assembles without a diagnostic.
+pub fn assert_the_docs_program_assembles(module: &str) {
+    let programs = docs::programs(module);
+    assert_eq!(programs.len(), 1);
+    for p in programs {
+        build(&p);
+    }
+}
+
 /// Assembles a program allowing W0702 (a register read but never written):
 /// for programs whose registers the test sets from Rust before a run.
 pub fn build_lenient(source: &str) -> Image {
