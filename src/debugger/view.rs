@@ -1538,28 +1538,43 @@ main:
     jmp main
 ";
 
-    fn assembled() -> Image {
-        let assembly = crate::asm::assemble(
-            &crate::asm::source::MemoryLoader::default(),
-            crate::asm::source::SourceFile::new("bot.cta".into(), None, BOT.into()),
-        );
-        assert!(
-            assembly.diagnostics.is_empty(),
-            "{}",
-            assembly.render(false)
-        );
-        assembly.image.unwrap()
+    /// BOT assembled, with its register names.
+    struct Bot {
+        image: Image,
+        names: Vec<String>,
+    }
+
+    impl Bot {
+        fn assembled() -> Bot {
+            let assembly = crate::asm::assemble(
+                &crate::asm::source::MemoryLoader::default(),
+                crate::asm::source::SourceFile::new("bot.cta".into(), None, BOT.into()),
+            );
+            assert!(
+                assembly.diagnostics.is_empty(),
+                "{}",
+                assembly.render(false)
+            );
+            let image = assembly.image.unwrap();
+            let names = image.registers.iter().map(|r| r.name.clone()).collect();
+            Bot { image, names }
+        }
+
+        /// A context with BOT's symbols and source map.
+        fn context(&self) -> ViewContext<'_> {
+            ViewContext {
+                image: Some(&self.image),
+                register_names: &self.names,
+                input_limit: None,
+            }
+        }
     }
 
     #[test]
     fn instructions_with_their_source_lines() {
-        let image = assembled();
-        let names: Vec<String> = image.registers.iter().map(|r| r.name.clone()).collect();
-        let c = ViewContext {
-            image: Some(&image),
-            register_names: &names,
-            input_limit: None,
-        };
+        let bot = Bot::assembled();
+        let image = &bot.image;
+        let c = bot.context();
         let main = "main:
    0  copyifnil zero, const0, out              ; bot.cta:6 (emit > mov)
 spin.3:
@@ -1601,13 +1616,8 @@ spin.3:
 
     #[test]
     fn code_built_at_run_time() {
-        let image = assembled();
-        let names: Vec<String> = image.registers.iter().map(|r| r.name.clone()).collect();
-        let c = ViewContext {
-            image: Some(&image),
-            register_names: &names,
-            input_limit: None,
-        };
+        let bot = Bot::assembled();
+        let c = bot.context();
         let built = Tree::list([
             Instruction::Nilify(3).encode(),
             Instruction::Construct(1, 2, 40).encode(),
