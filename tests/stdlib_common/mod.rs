@@ -129,12 +129,6 @@ impl Run<'_> {
             .unwrap_or_else(|| panic!("`{name}` is not an Int: {:?}", self.get(name)))
     }
 
-    /// A register decoded exactly (see [`dec128`]).
-    pub fn int128(&self, name: &str) -> i128 {
-        dec128(self.get(name))
-            .unwrap_or_else(|| panic!("`{name}` is not an Int: {:?}", self.get(name)))
-    }
-
     /// A register decoded as a list of Ints.
     pub fn ints(&self, name: &str) -> Vec<i64> {
         Vec::<i64>::decode(self.get(name))

@@ -107,13 +107,6 @@ impl Machine {
         Machine { image, memory }
     }
 
-    pub fn from_image(image: &Image) -> Machine {
-        Machine {
-            image: image.clone(),
-            memory: image.memory(),
-        }
-    }
-
     /// A fresh memory of the same program.
     pub fn reset(&mut self) {
         self.memory = self.image.memory();
@@ -350,11 +343,6 @@ pub fn full_input(sq: &ResolvedSquare, i: usize) -> Tree {
 pub fn trimmed(limit: i64, tree: &Tree) -> Tree {
     let t = trim(limit, tree);
     if t.fits(limit) { t } else { Tree::NIL }
-}
-
-/// The next step's item list of a resolved square (`items'`).
-pub fn next_items(sq: &ResolvedSquare) -> Vec<Item> {
-    sq.new_items()
 }
 
 /// For each robot of a resolved square, its index among the robots that
