@@ -196,6 +196,15 @@ pub fn yes() -> Tree {
     true.encode()
 }
 
+/// An image's memory, with its register `flag` set to [`yes`] when `set`.
+pub fn memory_with_flag(image: &Image, flag: &str, set: bool) -> Memory {
+    let mut memory = image.memory();
+    if set {
+        memory[image.register(flag).unwrap()].contents = yes();
+    }
+    memory
+}
+
 /// A unary number: a list of `n` Nils.
 pub fn unary(n: usize) -> Tree {
     Tree::list(std::iter::repeat_n(Tree::NIL, n))
