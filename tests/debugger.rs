@@ -265,10 +265,7 @@ mod library {
 
         #[test]
         fn complete_steps_are_the_engines(text in scenario(), commands in proptest::collection::vec(command(), 1..14)) {
-            let programs = |name: &str| {
-                constree::scenario::load_program(&constree::asm::source::DiskLoader::new(None), Path::new(name))
-            };
-            let scenario = Scenario::from_text("random.toml", &text, &programs).unwrap();
+            let scenario = Scenario::from_text_in("random.toml", &text, Path::new(""), None).unwrap();
             let mut engine = Engine::new(&scenario);
             let mut d = debugger_on(scenario);
             for c in &commands {

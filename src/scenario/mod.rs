@@ -312,6 +312,18 @@ impl Scenario {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
+        Scenario::from_text_in(&name, &text, &dir, stdlib).map(|scenario| (scenario, text))
+    }
+
+    /// Checks a scenario given as text whose programs are files relative
+    /// to `dir`, assembled with the standard library in `stdlib` (the
+    /// built-in one when `None`).
+    pub fn from_text_in(
+        file: &str,
+        text: &str,
+        dir: &std::path::Path,
+        stdlib: Option<std::path::PathBuf>,
+    ) -> Result<Scenario, ScenarioError> {
         let asm_loader = crate::asm::source::DiskLoader::new(stdlib);
         let programs = |program: &str| {
             let path = dir.join(program);
@@ -320,7 +332,7 @@ impl Scenario {
             }
             load_program(&asm_loader, &path)
         };
-        Scenario::from_text(&name, &text, &programs).map(|scenario| (scenario, text))
+        Scenario::from_text(file, text, &programs)
     }
 
     /// Checks a scenario given as text.
