@@ -2,7 +2,7 @@
 //!
 //! `print PATH [/FORMAT]` names a register and steps into its tree
 //! ([`parse_path`], [`follow`]) and shows the value in one of the formats
-//! of [`Format`] ([`show`]).
+//! of [`Format`] ([`show()`]).
 //!
 //! Every printer is bounded: trees are walked with explicit loops (never
 //! recursion), lists are shown up to a fixed number of elements, texts up
