@@ -20,13 +20,7 @@ fn scenario() -> Scenario {
         "steps = 10\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = {TICKS}\nprogram = {:?}\n",
         walker.display().to_string()
     );
-    let programs = |name: &str| {
-        constree::scenario::load_program(
-            &constree::asm::source::DiskLoader::new(None),
-            Path::new(name),
-        )
-    };
-    Scenario::from_text("bench.toml", &text, &programs).unwrap()
+    Scenario::from_text_in("bench.toml", &text, Path::new(""), None).unwrap()
 }
 
 fn run(d: &mut Debugger, command: &str) -> String {

@@ -8,7 +8,7 @@
 
 mod cli_common;
 
-use cli_common::{constree, text};
+use cli_common::{constree, scratch_dir, text};
 use constree::asm::source::MemoryLoader;
 use constree::debugger::view::{self, Format, ViewContext};
 use constree::encoding::Decode;
@@ -297,9 +297,7 @@ fn shared_nodes(document: &str) -> serde_json::Value {
 /// other's memory into its input and trims it into the input register.
 #[test]
 fn hostile_robots_finish_in_bounded_time_and_space() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("hostile");
     let mut program =
         String::from("use std/control\nreg out = Pass\nreg a 9223372036854775807 = [1]\nmain:\n");
     for _ in 0..DOUBLINGS {

@@ -88,12 +88,29 @@ fn every_kind_of_diagnostic_says_what_to_do_next() {
     assert!(missing.is_empty(), "no program shows {missing:?}");
 }
 
+/// The files below `dir`, in its subdirectories too.
+fn files_below(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(dir)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
 /// Every code the assembler's source can report has a help line.
 #[test]
 fn the_help_table_knows_every_code() {
     let mut codes = std::collections::BTreeSet::new();
-    for entry in std::fs::read_dir("src/asm").unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    for path in files_below("src/asm") {
+        let text = std::fs::read_to_string(path).unwrap();
         let bytes = text.as_bytes();
         for (k, _) in text.match_indices('"') {
             let code = &bytes[k + 1..(k + 7).min(bytes.len())];

@@ -2,6 +2,8 @@
 //! and assembled gives exactly the engine's encoding of the value (and, for
 //! types the report can decode, decodes back to the value).
 
+mod strategies;
+
 use constree::asm::assemble;
 use constree::asm::source::{MemoryLoader, SourceFile};
 use constree::encoding::{Decode, Encode};
@@ -130,17 +132,11 @@ fn assembled(literal: &str) -> Tree {
 }
 
 fn small_tree() -> impl Strategy<Value = Tree> {
-    Just(Tree::NIL).prop_recursive(6, 40, 2, |inner| {
-        (inner.clone(), inner).prop_map(|(f, b)| Tree::cons(f, b))
-    })
+    strategies::tree(6, 40)
 }
 
 fn any_register() -> impl Strategy<Value = Register> {
-    (any::<i64>(), small_tree()).prop_map(|(l, t)| Register::new(l, t))
-}
-
-fn any_direction() -> impl Strategy<Value = Direction> {
-    (0usize..8).prop_map(|i| Direction::ALL[i])
+    strategies::register(small_tree())
 }
 
 fn any_color() -> impl Strategy<Value = Color> {
@@ -170,31 +166,8 @@ fn any_robot() -> impl Strategy<Value = Robot> {
     })
 }
 
-fn any_instruction() -> impl Strategy<Value = Instruction> {
-    let i = any::<i64>;
-    prop_oneof![
-        i().prop_map(Instruction::Nilify),
-        (i(), i(), i()).prop_map(|(a, b, c)| Instruction::Construct(a, b, c)),
-        (i(), i(), i()).prop_map(|(a, b, c)| Instruction::Deconstruct(a, b, c)),
-        (i(), i(), i()).prop_map(|(a, b, c)| Instruction::CopyIfNil(a, b, c)),
-    ]
-}
-
 fn any_command() -> impl Strategy<Value = Command> {
-    let i = any::<i64>;
-    prop_oneof![
-        any_direction().prop_map(Command::Move),
-        i().prop_map(Command::Lift),
-        i().prop_map(Command::Drop),
-        i().prop_map(Command::Inspect),
-        i().prop_map(Command::Destroy),
-        (
-            prop::collection::vec(i(), 0..4),
-            prop::collection::vec(any_register(), 0..4)
-        )
-            .prop_map(|(is, m)| Command::Build(is, m)),
-        Just(Command::Pass),
-    ]
+    strategies::command(0..4, prop::collection::vec(any_register(), 0..4))
 }
 
 fn any_action() -> impl Strategy<Value = Action> {
@@ -204,9 +177,9 @@ fn any_action() -> impl Strategy<Value = Action> {
         Just(Action::Created),
         Just(Action::Passed),
         Just(Action::Invalid),
-        any_direction().prop_map(Action::MoveBlocked),
-        any_direction().prop_map(Action::MovedOut),
-        any_direction().prop_map(Action::MovedIn),
+        strategies::direction().prop_map(Action::MoveBlocked),
+        strategies::direction().prop_map(Action::MovedOut),
+        strategies::direction().prop_map(Action::MovedIn),
         i().prop_map(Action::CannotFit),
         i().prop_map(Action::GrappledOver),
         i().prop_map(Action::Lifted),
@@ -253,7 +226,7 @@ proptest! {
     }
 
     #[test]
-    fn instructions(i in any_instruction()) {
+    fn instructions(i in strategies::instruction()) {
         prop_assert_eq!(Instruction::decode(&assembled(&instruction(&i))), Some(i));
     }
 
@@ -263,7 +236,7 @@ proptest! {
     }
 
     #[test]
-    fn directions(d in any_direction()) {
+    fn directions(d in strategies::direction()) {
         prop_assert_eq!(Direction::decode(&assembled(&direction(d))), Some(d));
     }
 

@@ -1,6 +1,9 @@
 //! Files are written atomically: a writer that fails midway leaves the old
 //! file as it was and no temporary file behind.
 
+mod cli_common;
+
+use cli_common::scratch_dir;
 use constree::image::format::{write_atomically, write_atomically_with};
 use std::io::Write;
 use std::path::Path;
@@ -16,9 +19,7 @@ fn files_in(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_writer_that_fails_midway_changes_nothing() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("atomic_writes");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("atomic_writes");
     let path = dir.join("bot.ctm");
     write_atomically(&path, b"the old image").unwrap();
     let result = write_atomically_with(&path, |f| {

@@ -1,46 +1,27 @@
 //! The benchmark inputs give the reference's digests (`benches/data/README.md`).
 
-use constree::conformance::fnv1a;
-use constree::machine::{Memory, Outcome};
-use constree::world::{World, update};
-use serde::Deserialize;
+#[path = "../benches/reference/mod.rs"]
+mod reference;
 
-fn data(name: &str) -> String {
-    let path = format!("{}/benches/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+use constree::machine::Outcome;
+use reference::{digest, machine_loop, steps, world};
+
+fn world_digest(name: &str, n: usize) -> String {
+    digest(&steps(world(name), n))
 }
 
-#[derive(Deserialize)]
-struct MachineInput {
-    memory: Memory,
-}
-
-fn world_digest(name: &str, steps: usize) -> String {
-    let mut world: World = serde_json::from_str(&data(name)).unwrap();
-    for _ in 0..steps {
-        world = update(world);
-    }
-    fnv1a(serde_json::to_string(&world).unwrap().as_bytes())
+fn machine_digest(ticks: i64) -> String {
+    digest(&Outcome::of_run(ticks, machine_loop()))
 }
 
 #[test]
 fn machine_loop_million_ticks() {
-    let input: MachineInput = serde_json::from_str(&data("bench_machine_loop.json")).unwrap();
-    let outcome = Outcome::of_run(1_000_000, input.memory);
-    assert_eq!(
-        fnv1a(serde_json::to_string(&outcome).unwrap().as_bytes()),
-        "858e1d1f0490df06"
-    );
+    assert_eq!(machine_digest(1_000_000), "858e1d1f0490df06");
 }
 
 #[test]
 fn machine_loop_ten_million_ticks() {
-    let input: MachineInput = serde_json::from_str(&data("bench_machine_loop.json")).unwrap();
-    let outcome = Outcome::of_run(10_000_000, input.memory);
-    assert_eq!(
-        fnv1a(serde_json::to_string(&outcome).unwrap().as_bytes()),
-        "19e53147cc295b31"
-    );
+    assert_eq!(machine_digest(10_000_000), "19e53147cc295b31");
 }
 
 #[test]

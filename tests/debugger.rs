@@ -4,7 +4,7 @@
 
 mod cli_common;
 
-use cli_common::{constree, text};
+use cli_common::{constree, scratch_dir, text};
 use std::path::Path;
 
 /// Every `tests/debugger/*.dbg` script, run in batch mode; its first line
@@ -265,10 +265,7 @@ mod library {
 
         #[test]
         fn complete_steps_are_the_engines(text in scenario(), commands in proptest::collection::vec(command(), 1..14)) {
-            let programs = |name: &str| {
-                constree::scenario::load_program(&constree::asm::source::DiskLoader::new(None), Path::new(name))
-            };
-            let scenario = Scenario::from_text("random.toml", &text, &programs).unwrap();
+            let scenario = Scenario::from_text_in("random.toml", &text, Path::new(""), None).unwrap();
             let mut engine = Engine::new(&scenario);
             let mut d = debugger_on(scenario);
             for c in &commands {
@@ -294,9 +291,7 @@ mod library {
 
 #[test]
 fn a_recorded_game_is_debugged_with_its_images() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("debug_replay");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("debug_replay");
     let record = dir.join("harvest.json");
     let record = record.to_str().unwrap();
     let out = constree(&["run", "--record", record], "");

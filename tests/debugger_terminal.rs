@@ -2,7 +2,9 @@
 //! completion of a label, and Ctrl-C interrupting a long `continue`
 //! without leaving the debugger.
 
-use std::path::Path;
+mod cli_common;
+
+use cli_common::{example, scratch_dir};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -79,10 +81,8 @@ impl Drop for Tmux {
 
 #[test]
 fn prompt_completion_and_interrupt_in_a_terminal() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("debugger_terminal");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let walker = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/walker.cta");
+    let dir = scratch_dir("debugger_terminal");
+    let walker = example("walker.cta");
     // A robot with two billion ticks a step: `continue` runs for many
     // seconds unless interrupted.
     let scenario = dir.join("long.toml");

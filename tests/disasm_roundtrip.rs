@@ -1046,22 +1046,28 @@ fn small_program_snapshot() {
     "#);
 }
 
-/// Programs in several files: each `use`d module is laid out on its own.
-#[test]
-fn programs_with_modules_round_trip() {
+/// Assembles `main` as `main.cta`, beside a `lib.cta` that declares
+/// `counter` and the labels `helper` and `other`.
+fn with_lib(main: &str) -> Image {
     let loader = MemoryLoader::default()
         .with(
             "lib.cta",
             "reg counter = 3\nhelper:\n    nilify counter\nother:\n    copyifnil counter, helper, prog\n",
         )
-        .with(
-            "main.cta",
-            "use std/control\nuse \"lib.cta\"\nmain:\n    jnil counter, helper\n    jcons counter, last\n    jmp other\nlast:\n    clear counter\n",
-        );
+        .with("main.cta", main);
     let assembly = assemble_file(&loader, Path::new("main.cta"));
-    let Some(image) = &assembly.image else {
+    let Some(image) = assembly.image else {
         panic!("does not assemble:\n{}", assembly.render(false));
     };
+    image
+}
+
+/// Programs in several files: each `use`d module is laid out on its own.
+#[test]
+fn programs_with_modules_round_trip() {
+    let image = &with_lib(
+        "use std/control\nuse \"lib.cta\"\nmain:\n    jnil counter, helper\n    jcons counter, last\n    jmp other\nlast:\n    clear counter\n",
+    );
     check_program(image, "modules");
 }
 
@@ -1071,19 +1077,9 @@ fn programs_with_modules_round_trip() {
 /// back, and the labels it cannot write are listed.
 #[test]
 fn chains_ending_in_two_files_keep_their_memory() {
-    let loader = MemoryLoader::default()
-        .with(
-            "lib.cta",
-            "reg counter = 3\nhelper:\n    nilify counter\nother:\n    copyifnil counter, helper, prog\n",
-        )
-        .with(
-            "main.cta",
-            "reg zero 0\nmain:\n    copyifnil counter, helper, prog\n    copyifnil counter, last, prog\n    copyifnil zero, other, prog\nlast:\n    nilify counter\nuse \"lib.cta\"\n",
-        );
-    let assembly = assemble_file(&loader, Path::new("main.cta"));
-    let Some(image) = &assembly.image else {
-        panic!("does not assemble:\n{}", assembly.render(false));
-    };
+    let image = &with_lib(
+        "reg zero 0\nmain:\n    copyifnil counter, helper, prog\n    copyifnil counter, last, prog\n    copyifnil zero, other, prog\nlast:\n    nilify counter\nuse \"lib.cta\"\n",
+    );
     let text = disassemble(image);
     let again = assemble_text("disassembly.cta", &text).expect("assembles");
     assert_eq!(again.memory(), image.memory(), "{text}");

@@ -43,15 +43,10 @@ fn debugger_commands() {
         "steps = 6\n[world]\nsize = [3, 2]\n[[item]]\nat = [1, 0]\ncargo = [3, 2]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 40\nprogram = {:?}\n",
         walker.display().to_string()
     );
-    let programs = |name: &str| {
-        constree::scenario::load_program(
-            &constree::asm::source::DiskLoader::new(None),
-            Path::new(name),
-        )
-    };
     let debugger = || {
         let scenario =
-            constree::scenario::Scenario::from_text("fuzz.toml", &text, &programs).unwrap();
+            constree::scenario::Scenario::from_text_in("fuzz.toml", &text, Path::new(""), None)
+                .unwrap();
         constree::debugger::Debugger::for_scenario(scenario, Default::default(), Vec::new())
             .unwrap()
     };

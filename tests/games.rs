@@ -340,9 +340,8 @@ fn temple_with(pilgrim: (&str, &str), raider: (&str, &str), shields: u32) -> Sce
             );
     }
     let file = dir.join("temple.toml");
-    let loader = constree::asm::source::DiskLoader::new(None);
-    let programs = |p: &str| constree::scenario::load_program(&loader, &dir.join(p));
-    Scenario::from_text(file.to_str().unwrap(), &text, &programs).unwrap_or_else(|e| panic!("{e}"))
+    Scenario::from_text_in(file.to_str().unwrap(), &text, &dir, None)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

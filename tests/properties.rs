@@ -1,51 +1,29 @@
 //! Property tests: decoding an encoding gives the value back, for every type
 //! the report can decode, and the text forms of trees round-trip.
 
+mod strategies;
+
 use constree::encoding::{Decode, Encode};
-use constree::machine::{Instruction, Memory, Register};
+use constree::machine::{Memory, Register};
 use constree::tree::Tree;
-use constree::world::{Command, Direction};
+use constree::world::Command;
 use proptest::prelude::*;
+use strategies::{direction, instruction};
 
 fn tree() -> impl Strategy<Value = Tree> {
-    Just(Tree::NIL).prop_recursive(12, 200, 2, |inner| {
-        (inner.clone(), inner).prop_map(|(f, b)| Tree::cons(f, b))
-    })
+    strategies::tree(12, 200)
 }
 
 fn register() -> impl Strategy<Value = Register> {
-    (any::<i64>(), tree()).prop_map(|(limit, contents)| Register::new(limit, contents))
+    strategies::register(tree())
 }
 
 fn memory() -> impl Strategy<Value = Memory> {
     prop::collection::vec(register(), 0..6)
 }
 
-fn direction() -> impl Strategy<Value = Direction> {
-    (0usize..8).prop_map(|i| Direction::ALL[i])
-}
-
-fn instruction() -> impl Strategy<Value = Instruction> {
-    let i = any::<i64>;
-    prop_oneof![
-        i().prop_map(Instruction::Nilify),
-        (i(), i(), i()).prop_map(|(a, b, c)| Instruction::Construct(a, b, c)),
-        (i(), i(), i()).prop_map(|(a, b, c)| Instruction::Deconstruct(a, b, c)),
-        (i(), i(), i()).prop_map(|(a, b, c)| Instruction::CopyIfNil(a, b, c)),
-    ]
-}
-
 fn command() -> impl Strategy<Value = Command> {
-    let i = any::<i64>;
-    prop_oneof![
-        direction().prop_map(Command::Move),
-        i().prop_map(Command::Lift),
-        i().prop_map(Command::Drop),
-        i().prop_map(Command::Inspect),
-        i().prop_map(Command::Destroy),
-        (prop::collection::vec(i(), 0..5), memory()).prop_map(|(is, m)| Command::Build(is, m)),
-        Just(Command::Pass),
-    ]
+    strategies::command(0..5, memory())
 }
 
 fn round_trips<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: &T) {

@@ -157,10 +157,7 @@ main:
 /// red hunter, and a blue robot, the hunter's target.
 fn hunting_world(naive: bool) -> (constree::image::Image, constree::world::World) {
     let image = build(HUNTER);
-    let mut memory = image.memory();
-    if naive {
-        memory[image.register("naive").unwrap()].contents = yes();
-    }
+    let memory = memory_with_flag(&image, "naive", naive);
     let hunter = robot(memory, Color::Red, 10, 100_000, vec![]);
     let robots = vec![
         scripted(&[Command::Move(Direction::S)], Color::Red, 10, vec![]),
@@ -610,9 +607,5 @@ fn a_lone_builder_must_build_from_the_first_items() {
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = docs::programs("commands");
-    assert_eq!(programs.len(), 1);
-    for p in programs {
-        build(&p);
-    }
+    assert_the_docs_program_assembles("commands");
 }

@@ -1021,11 +1021,7 @@ fn the_module_costs_registers() {
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = docs::programs("input");
-    assert_eq!(programs.len(), 1);
-    for p in programs {
-        build(&p);
-    }
+    assert_the_docs_program_assembles("input");
 }
 
 #[test]

@@ -282,10 +282,7 @@ main:
 /// for a copy of it.
 fn replicator_world(restart: bool) -> (constree::image::Image, constree::world::World) {
     let image = build(REPLICATOR);
-    let mut memory = image.memory();
-    if restart {
-        memory[image.register("restart").unwrap()].contents = yes();
-    }
+    let memory = memory_with_flag(&image, "restart", restart);
     let replicator = robot(memory.clone(), Color::Green, 10, 10_000_000, vec![]);
     let mut items = vec![
         Item::FramePart(frame(Color::White, 20)),
@@ -521,11 +518,7 @@ main:
 
 #[test]
 fn the_programs_in_the_docs_assemble() {
-    let programs = docs::programs("memory");
-    assert_eq!(programs.len(), 1);
-    for p in programs {
-        build(&p);
-    }
+    assert_the_docs_program_assembles("memory");
 }
 
 #[test]

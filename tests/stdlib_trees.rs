@@ -311,18 +311,26 @@ fn size_stops_at_the_bound() {
 // ---------------------------------------------------------------------------
 // get, set
 
-#[test]
-fn get_and_set_every_path() {
-    let get = program(
+fn get_program() -> Program {
+    program(
         "trees",
         &["t", "path", "r", "found"],
         "tree.get r, found, t, path",
-    );
-    let set = program(
+    )
+}
+
+fn set_program() -> Program {
+    program(
         "trees",
         &["t", "path", "new", "r", "found"],
         "tree.set r, found, t, path, new",
-    );
+    )
+}
+
+#[test]
+fn get_and_set_every_path() {
+    let get = get_program();
+    let set = set_program();
     let new = vec![9i64, 9].encode();
     for t in sample_trees().iter().filter(|t| t.size() <= 100) {
         for path in paths(t) {
@@ -344,16 +352,8 @@ fn get_and_set_every_path() {
 
 #[test]
 fn get_and_set_off_the_tree() {
-    let get = program(
-        "trees",
-        &["t", "path", "r", "found"],
-        "tree.get r, found, t, path",
-    );
-    let set = program(
-        "trees",
-        &["t", "path", "new", "r", "found"],
-        "tree.set r, found, t, path, new",
-    );
+    let get = get_program();
+    let set = set_program();
     let t = vec![1i64, 2].encode(); // Cons 1 (Cons 2 Nil)
     let cases: [(&[bool], u64); 5] = [
         (&[true, true, false], 2), // into the final Nil
@@ -383,11 +383,7 @@ fn get_and_set_off_the_tree() {
 
 #[test]
 fn get_reads_any_non_nil_step_as_back() {
-    let get = program(
-        "trees",
-        &["t", "path", "r", "found"],
-        "tree.get r, found, t, path",
-    );
+    let get = get_program();
     let t = (1i64, (2i64, 3i64)).encode();
     let path = Tree::list([Tree::cons(Tree::unit(), Tree::unit()), 5i64.encode()]);
     let run = get.run(&[("t", t), ("path", path)]);
@@ -406,7 +402,7 @@ proptest! {
         check_size(&size_program(), &t, &bound.encode());
         let all = paths(&t);
         let path = &all[(k % all.len() as u64) as usize];
-        let get = program("trees", &["t", "path", "r", "found"], "tree.get r, found, t, path");
+        let get = get_program();
         let run = get.run(&[("t", t.clone()), ("path", path.encode())]);
         prop_assert_eq!(run.get("r"), t.at_path(path).unwrap());
     }

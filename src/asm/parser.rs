@@ -170,6 +170,35 @@ where
     just(Token::Ident(word)).ignored().labelled(word)
 }
 
+/// A number, as an expression.
+fn number<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Expr, E> + Clone
+where
+    I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I>,
+    E::Error: LabelError<'tok, I, &'static str>,
+{
+    select! { Token::Int(Number(Some(n))) => n }.map_with(move |n, e| {
+        let at: SimpleSpan = e.span();
+        Expr {
+            kind: ExprKind::Number(n),
+            span: Span::new(file, at.into_range()),
+        }
+    })
+}
+
+/// A name, as an expression.
+fn name_expr<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Expr, E> + Clone
+where
+    I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
+    E: ParserExtra<'tok, I>,
+    E::Error: LabelError<'tok, I, &'static str>,
+{
+    ident(file).map(|n| Expr {
+        kind: ExprKind::Name(n.text),
+        span: n.span,
+    })
+}
+
 fn binary_expr(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
@@ -188,18 +217,12 @@ where
 {
     let span = move |s: SimpleSpan| Span::new(file, s.into_range());
     recursive(move |expr| {
-        let number = select! { Token::Int(Number(Some(n))) => n }.map_with(move |n, e| Expr {
-            kind: ExprKind::Number(n),
-            span: span(e.span()),
-        });
+        let number = number(file);
         let string = select! { Token::Str(s) => s }.map_with(move |s: &str, e| Expr {
             kind: ExprKind::Str(unescape(s)),
             span: span(e.span()),
         });
-        let name = ident(file).map(|n| Expr {
-            kind: ExprKind::Name(n.text),
-            span: n.span,
-        });
+        let name = name_expr(file);
         let items = expr.clone().separated_by(just(Token::Comma)).allow_trailing().collect::<Vec<_>>();
         let list = items
             .clone()
@@ -387,14 +410,8 @@ where
     // `@N`: a number, a name or a parenthesised expression, so that a limit
     // can follow (`reg r @7 16`).
     let index_value = choice((
-        select! { Token::Int(Number(Some(n))) => n }.map_with(move |n, e| Expr {
-            kind: ExprKind::Number(n),
-            span: span(e.span()),
-        }),
-        name.clone().map(|n| Expr {
-            kind: ExprKind::Name(n.text),
-            span: n.span,
-        }),
+        number(file),
+        name_expr(file),
         expr.clone()
             .delimited_by(just(Token::LParen), just(Token::RParen)),
     ));

@@ -246,15 +246,7 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
         })
         .collect::<Result<Vec<_>, ImageError>>()?;
     let count = registers.len();
-    let check_register = |r: usize, what: &str| {
-        if r < count {
-            Ok(r)
-        } else {
-            Err(ImageError::Corrupt(format!(
-                "{what} names register {r}, but there are {count}"
-            )))
-        }
-    };
+    let check_register = |r: usize, who: &str| index_below(r, count, who, "register");
     let labels = file
         .labels
         .iter()
@@ -274,15 +266,7 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
         None => None,
     };
     let files = file.files.len() as u32;
-    let check_file = |f: u32| {
-        if f < files {
-            Ok(f)
-        } else {
-            Err(ImageError::Corrupt(format!(
-                "a location names file {f}, but there are {files}"
-            )))
-        }
-    };
+    let check_file = |f: u32| index_below(f, files, "a location", "file");
     let locations = file
         .locations
         .iter()
@@ -308,23 +292,13 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
         .collect::<Result<Vec<_>, ImageError>>()?;
     let location_count = locations.len() as u32;
     let segment_count = file.segments.len() as u32;
-    let check_segment = |s: u32| {
-        if s < segment_count {
-            Ok(s)
-        } else {
-            Err(ImageError::Corrupt(format!(
-                "the source map names segment {s}, but there are {segment_count}"
-            )))
-        }
-    };
+    let check_segment = |s: u32| index_below(s, segment_count, "the source map", "segment");
     let segments = file
         .segments
         .iter()
         .map(|s| {
-            if let Some(bad) = s.locations.iter().find(|&&l| l >= location_count) {
-                return Err(ImageError::Corrupt(format!(
-                    "the source map names location {bad}, but there are {location_count}"
-                )));
+            for &l in &s.locations {
+                index_below(l, location_count, "the source map", "location")?;
             }
             Ok(Segment {
                 locations: s.locations.clone(),
@@ -362,6 +336,23 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
         compiler: file.compiler,
         sources_hash: file.sources_hash,
     })
+}
+
+/// `index` if it is below `count`; otherwise the error that `who` names a
+/// `what` the image does not have.
+fn index_below<T: PartialOrd + std::fmt::Display>(
+    index: T,
+    count: T,
+    who: &str,
+    what: &str,
+) -> Result<T, ImageError> {
+    if index < count {
+        Ok(index)
+    } else {
+        Err(ImageError::Corrupt(format!(
+            "{who} names {what} {index}, but there are {count}"
+        )))
+    }
 }
 
 /// Reads an image file.

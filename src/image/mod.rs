@@ -5,7 +5,7 @@
 //! (register and offset), the call convention, and a source map from every
 //! instruction of every code register back to its file, line and column and
 //! the macro expansions it came from. Images are stored as JSON (`.ctm`, see
-//! [`format`]) with every distinct subtree stored once.
+//! [`mod@format`]) with every distinct subtree stored once.
 
 pub mod format;
 

@@ -2,9 +2,10 @@
 //! by `constree test`: players' scores, and robots' places and register
 //! values after some steps.
 
+use super::check::{Checker, Grid};
 use super::game::Game;
 use super::spec::{ExpectSpec, RobotExpectSpec};
-use super::{Checker, Grid, Placement, RobotSetup, ScenarioError};
+use super::{Placement, RobotSetup, ScenarioError};
 use crate::asm::{parse_literal, show};
 use crate::tree::Tree;
 use crate::world::Position;

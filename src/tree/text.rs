@@ -9,7 +9,7 @@
 //! Printing and parsing use explicit stacks, never recursion.
 
 use super::Tree;
-use std::fmt::{self, Write};
+use std::fmt;
 
 /// Why a text could not be read as a tree, and where (a byte offset).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -95,22 +95,6 @@ impl Tree {
                 ),
             )
         })
-    }
-
-    /// Writes the preorder bit string.
-    pub fn write_bits<W: Write>(&self, out: &mut W) -> fmt::Result {
-        let mut stack = vec![self];
-        while let Some(t) = stack.pop() {
-            match t.split() {
-                None => out.write_char('0')?,
-                Some((front, back)) => {
-                    out.write_char('1')?;
-                    stack.push(back);
-                    stack.push(front);
-                }
-            }
-        }
-        Ok(())
     }
 
     /// The first `max` characters of the preorder bit string (all of it

@@ -1,4 +1,5 @@
-//! Running the `constree` binary from tests.
+//! Running the `constree` binary from tests, and the files tests work on:
+//! scratch directories, the examples and their scenarios.
 
 #![allow(dead_code)]
 

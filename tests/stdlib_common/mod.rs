@@ -23,7 +23,9 @@ pub const BUDGET: i64 = 50_000_000;
 
 /// An assembled program.
 pub struct Program {
+    /// The image.
     pub image: Image,
+    /// The source it was assembled from.
     pub source: String,
 }
 
@@ -71,7 +73,9 @@ pub fn doc_example(name: &str) -> Program {
 
 /// A finished run: the memory and the ticks spent.
 pub struct Run<'p> {
+    /// The program that ran.
     pub program: &'p Program,
+    /// The memory after the run.
     pub memory: Memory,
     /// Ticks, the final `halt` included.
     pub ticks: u64,
@@ -126,12 +130,6 @@ impl Run<'_> {
     /// A register decoded as the engine decodes an Int.
     pub fn int(&self, name: &str) -> i64 {
         i64::decode(self.get(name))
-            .unwrap_or_else(|| panic!("`{name}` is not an Int: {:?}", self.get(name)))
-    }
-
-    /// A register decoded exactly (see [`dec128`]).
-    pub fn int128(&self, name: &str) -> i128 {
-        dec128(self.get(name))
             .unwrap_or_else(|| panic!("`{name}` is not an Int: {:?}", self.get(name)))
     }
 

@@ -10,8 +10,8 @@
 #[path = "../stdlib_docs/mod.rs"]
 pub mod docs;
 
-use constree::asm::assemble;
 use constree::asm::source::{MemoryLoader, SourceFile};
+use constree::asm::{Assembly, assemble};
 use constree::encoding::{Decode, Encode};
 use constree::image::Image;
 use constree::machine::{Memory, Register, RunReport, run_for, trim};
@@ -22,42 +22,55 @@ use constree::world::{
     update_reported,
 };
 
-/// Assembles a program (the standard library is the built-in one). Any
-/// diagnostic, warnings included, fails the test.
-pub fn build(source: &str) -> Image {
-    let assembly = assemble(
+/// Assembles a program as `test.cta` (the standard library is the
+/// built-in one).
+fn assembly(source: &str) -> Assembly {
+    assemble(
         &MemoryLoader::default(),
         SourceFile::new("test.cta".into(), None, source.into()),
-    );
+    )
+}
+
+/// Assembles a program; a diagnostic whose code is not in `allowed` fails
+/// the test.
+fn build_allowing(source: &str, allowed: &[&str]) -> Image {
+    let assembly = assembly(source);
     assert!(
-        assembly.diagnostics.is_empty(),
+        assembly
+            .diagnostics
+            .iter()
+            .all(|d| allowed.contains(&d.code)),
         "{}\n--- source:\n{source}",
         assembly.render(false)
     );
     assembly.image.expect("no errors")
+}
+
+/// Assembles a program (the standard library is the built-in one). Any
+/// diagnostic, warnings included, fails the test.
+pub fn build(source: &str) -> Image {
+    build_allowing(source, &[])
 }
 
 /// Assembles a program allowing W0702 (a register read but never written):
 /// for programs whose registers the test sets from Rust before a run.
 pub fn build_lenient(source: &str) -> Image {
-    let assembly = assemble(
-        &MemoryLoader::default(),
-        SourceFile::new("test.cta".into(), None, source.into()),
-    );
-    assert!(
-        assembly.diagnostics.iter().all(|d| d.code == "W0702"),
-        "{}\n--- source:\n{source}",
-        assembly.render(false)
-    );
-    assembly.image.expect("no errors")
+    build_allowing(source, &["W0702"])
+}
+
+/// Checks that the section of `docs/stdlib.md` about `std/MODULE` shows
+/// one whole program, and that it assembles without a diagnostic.
+pub fn assert_the_docs_program_assembles(module: &str) {
+    let programs = docs::programs(module);
+    assert_eq!(programs.len(), 1);
+    for p in programs {
+        build(&p);
+    }
 }
 
 /// Assembles a program and returns the codes of its diagnostics.
 pub fn diagnostics(source: &str) -> Vec<&'static str> {
-    let assembly = assemble(
-        &MemoryLoader::default(),
-        SourceFile::new("test.cta".into(), None, source.into()),
-    );
+    let assembly = assembly(source);
     assembly.diagnostics.iter().map(|d| d.code).collect()
 }
 
@@ -75,11 +88,14 @@ pub fn caller(modules: &[&str], routine: &str) -> String {
 /// A machine: an image's memory with its registers addressed by name.
 #[derive(Clone)]
 pub struct Machine {
+    /// The program.
     pub image: Image,
+    /// Its memory as the last run left it.
     pub memory: Memory,
 }
 
 impl Machine {
+    /// Assembles `source` (no diagnostic allowed) into a fresh machine.
     pub fn new(source: &str) -> Machine {
         let image = build(source);
         let memory = image.memory();
@@ -94,28 +110,25 @@ impl Machine {
         Machine { image, memory }
     }
 
-    pub fn from_image(image: &Image) -> Machine {
-        Machine {
-            image: image.clone(),
-            memory: image.memory(),
-        }
-    }
-
     /// A fresh memory of the same program.
     pub fn reset(&mut self) {
         self.memory = self.image.memory();
     }
 
+    /// The number of register `name`.
     pub fn index(&self, name: &str) -> usize {
         self.image
             .register(name)
             .unwrap_or_else(|| panic!("no register `{name}`"))
     }
 
+    /// The contents of register `name`.
     pub fn get(&self, name: &str) -> &Tree {
         &self.memory[self.index(name)].contents
     }
 
+    /// Register `name` decoded as a `T`; one that does not decode fails
+    /// the test.
     pub fn read<T: Decode>(&self, name: &str) -> T {
         T::decode(self.get(name)).unwrap_or_else(|| {
             panic!(
@@ -138,6 +151,7 @@ impl Machine {
         self.memory[i].contents = tree;
     }
 
+    /// Sets a register to a value's encoding (which must fit its limit).
     pub fn set<T: Encode + ?Sized>(&mut self, name: &str, value: &T) {
         self.set_tree(name, value.encode());
     }
@@ -155,6 +169,7 @@ impl Machine {
         report.ticks
     }
 
+    /// Runs for at most `ticks`; a machine error fails the test.
     pub fn run_report(&mut self, ticks: i64) -> RunReport {
         run_for(ticks, &mut self.memory).unwrap_or_else(|e| panic!("machine error {e:?}"))
     }
@@ -177,10 +192,12 @@ pub fn robot_reg<'a>(image: &Image, robot: &'a Robot, name: &str) -> &'a Tree {
 // ---------------------------------------------------------------------------
 // Values.
 
+/// An Int's encoding.
 pub fn int(n: i64) -> Tree {
     n.encode()
 }
 
+/// The encoding of a list of Ints.
 pub fn ints(ns: &[i64]) -> Tree {
     ns.to_vec().encode()
 }
@@ -190,19 +207,31 @@ pub fn yes() -> Tree {
     true.encode()
 }
 
+/// An image's memory, with its register `flag` set to [`yes`] when `set`.
+pub fn memory_with_flag(image: &Image, flag: &str, set: bool) -> Memory {
+    let mut memory = image.memory();
+    if set {
+        memory[image.register(flag).unwrap()].contents = yes();
+    }
+    memory
+}
+
 /// A unary number: a list of `n` Nils.
 pub fn unary(n: usize) -> Tree {
     Tree::list(std::iter::repeat_n(Tree::NIL, n))
 }
 
+/// A frame of a colour and strength.
 pub fn frame(color: Color, strength: i64) -> Frame {
     Frame { color, strength }
 }
 
+/// A cargo of a kind and weight.
 pub fn cargo(kind: i64, weight: i64) -> Item {
     Item::Cargo(kind, weight)
 }
 
+/// An empty register part of a limit.
 pub fn register_part(limit: i64) -> Item {
     Item::RegisterPart(Register::new(limit, Tree::NIL))
 }
@@ -218,6 +247,7 @@ pub fn parts_for(memory: &Memory) -> Vec<Item> {
 // ---------------------------------------------------------------------------
 // Robots and worlds.
 
+/// A robot with this memory, frame, processor speed and inventory.
 pub fn robot(
     memory: Memory,
     color: Color,
@@ -248,6 +278,8 @@ pub fn scripted(script: &[Command], color: Color, strength: i64, inventory: Vec<
     robot(memory, color, strength, 100, inventory)
 }
 
+/// The program of [`scripted`] robots: each step it moves the next
+/// command of `script` into `out`, then passes when none is left.
 pub fn script_image() -> Image {
     build(
         "use std/control
@@ -265,10 +297,12 @@ main:
     )
 }
 
+/// A square (a cell that is not a wall) with robots and items.
 pub fn square(robots: Vec<Robot>, items: Vec<Item>) -> Cell {
     Some(Square { robots, items })
 }
 
+/// A world of `dims` cells, wrapping at its edges when `wrap`.
 pub fn world(dims: (i64, i64), wrap: bool, cells: Vec<Cell>) -> World {
     World::new(Shape::new(dims, wrap).unwrap(), cells).unwrap()
 }
@@ -339,11 +373,6 @@ pub fn trimmed(limit: i64, tree: &Tree) -> Tree {
     if t.fits(limit) { t } else { Tree::NIL }
 }
 
-/// The next step's item list of a resolved square (`items'`).
-pub fn next_items(sq: &ResolvedSquare) -> Vec<Item> {
-    sq.new_items()
-}
-
 /// For each robot of a resolved square, its index among the robots that
 /// stay (the next step's command indices), `None` if it goes.
 pub fn next_indices(sq: &ResolvedSquare) -> Vec<Option<usize>> {
@@ -367,10 +396,12 @@ pub fn action_tag(a: &Action) -> i64 {
 // Cost formulas of std/input's routines (docs/stdlib.md (std/input)), in ticks,
 // call and ret included.
 
+/// `(L, p)`: the bit length of `n` and its number of 1 bits.
 pub fn bits(n: u64) -> (u64, u64) {
     (64 - n.leading_zeros() as u64, n.count_ones() as u64)
 }
 
+/// input.unary on N.
 pub fn unary_ticks(n: u64) -> u64 {
     let (l, p) = bits(n);
     if n == 0 {
@@ -380,6 +411,7 @@ pub fn unary_ticks(n: u64) -> u64 {
     }
 }
 
+/// input.drop of N elements from a list long enough.
 pub fn drop_ticks(n: u64) -> u64 {
     let (l, p) = bits(n);
     if n == 0 {
@@ -389,11 +421,13 @@ pub fn drop_ticks(n: u64) -> u64 {
     }
 }
 
+/// input.int on a list of `m` elements.
 pub fn int_ticks(m: u64) -> u64 {
     let (l, p) = bits(m);
     8 + 6 * m - 3 * p + 8 * l
 }
 
+/// input.inc on N.
 pub fn inc_ticks(n: u64) -> u64 {
     let t = n.trailing_ones() as u64;
     if n == (1 << t) - 1 {
@@ -418,6 +452,8 @@ pub fn eq_ticks(a: &[bool], b: &[bool]) -> u64 {
     unreachable!()
 }
 
+/// The bits of `n` as a `u64`, lowest first, up to its highest 1 (for
+/// `n >= 0`, the bit list of its encoding).
 pub fn int_bits(n: i64) -> Vec<bool> {
     let mut bits = Vec::new();
     let mut n = n as u64;
@@ -428,10 +464,12 @@ pub fn int_bits(n: i64) -> Vec<bool> {
     bits
 }
 
+/// input.eq on two Ints.
 pub fn eq_int_ticks(a: i64, b: i64) -> u64 {
     eq_ticks(&int_bits(a), &int_bits(b))
 }
 
+/// input.nth of element N, when the list has it.
 pub fn nth_ticks(n: u64) -> u64 {
     drop_ticks(n) + 7
 }
@@ -450,6 +488,7 @@ pub fn scan_ticks(tag: i64) -> u64 {
     }
 }
 
+/// input.staying on a step's actions.
 pub fn staying_ticks(actions: &[Action]) -> u64 {
     let mut ticks = 12 + 4 * actions.len() as u64;
     for a in actions {

@@ -1,0 +1,365 @@
+//! The passes over code: blocks at labels, hand-laid `block`s, code
+//! registers, `tail`.
+
+use super::*;
+use crate::asm::ast::{Name, Stmt};
+
+impl Resolver<'_> {
+    /// Splits every section into blocks at its labels.
+    pub(super) fn blocks(&mut self) {
+        let sections = &self.expansion.sections;
+        self.out.main_sections = sections.iter().map(|s| s.main).collect();
+        for (s, section) in sections.iter().enumerate() {
+            let mut current: Option<usize> = None;
+            let mut previous: Option<usize> = None;
+            for item in &section.items {
+                match &item.stmt {
+                    Stmt::Label(name) => {
+                        let starts_new =
+                            current.is_none_or(|b| !self.out.blocks[b].instrs.is_empty());
+                        let b = if starts_new {
+                            let b = self.new_block(s, item.span, previous);
+                            previous = Some(b);
+                            // The first block of the main file is the entry.
+                            if section.main && self.out.entry.is_none() {
+                                self.out.entry = Some(b);
+                            }
+                            b
+                        } else {
+                            current.expect("checked")
+                        };
+                        current = Some(b);
+                        if self.declare(name, Symbol::Label(b)) {
+                            self.out.blocks[b].labels.push(name.clone());
+                            self.out.labels.insert(name.text.clone(), b);
+                        }
+                    }
+                    Stmt::Op { .. } => {
+                        let b = match current {
+                            Some(b) => b,
+                            None => {
+                                let b = self.new_block(s, item.span, previous);
+                                previous = Some(b);
+                                current = Some(b);
+                                if section.main && self.out.entry.is_none() {
+                                    self.out.entry = Some(b);
+                                }
+                                b
+                            }
+                        };
+                        if let Some(instr) = self.placeholder_instr(item) {
+                            self.out.blocks[b].instrs.push(instr);
+                        }
+                    }
+                    Stmt::Block { name, .. } => {
+                        let b = self.hand_block(s, item, name);
+                        // A hand-laid block interrupts fall-through.
+                        current = None;
+                        previous = None;
+                        let _ = b;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // A `block` whose body was never laid out (one written inside another
+        // block, which is an error reported there) is a plain register.
+        for (i, reg) in self.out.registers.iter_mut().enumerate() {
+            if reg.role == Role::HandBlock(usize::MAX) {
+                reg.role = if i == 0 {
+                    Role::Predeclared
+                } else {
+                    Role::Declared
+                };
+            }
+        }
+        // With `block prog`, the program starts with that block.
+        if let Role::HandBlock(b) = self.out.registers[0].role {
+            self.out.entry = Some(b);
+        }
+    }
+
+    fn new_block(&mut self, section: usize, span: Span, previous: Option<usize>) -> usize {
+        let b = self.out.blocks.len();
+        self.out.blocks.push(Block {
+            labels: Vec::new(),
+            instrs: Vec::new(),
+            section,
+            next: None,
+            hand: None,
+            span,
+        });
+        if let Some(p) = previous {
+            self.out.blocks[p].next = Some(b);
+        }
+        b
+    }
+
+    fn hand_block(&mut self, section: usize, item: &Item, name: &Name) -> usize {
+        let b = self.new_block(section, item.span, None);
+        let register = match self.names.get(&name.text) {
+            Some((Symbol::Register(r), _)) => *r,
+            _ => usize::MAX,
+        };
+        if let Some(reg) = self.out.registers.get_mut(register) {
+            reg.role = Role::HandBlock(b);
+        }
+        let mut labels = Vec::new();
+        let mut tail = None;
+        for inner in &item.body {
+            match &inner.stmt {
+                Stmt::Label(l) => {
+                    let offset = self.out.blocks[b].instrs.len();
+                    labels.push((l.clone(), offset));
+                    // A label at the start may repeat the block's own name.
+                    let own_name = offset == 0 && l.text == name.text;
+                    if own_name || self.declare(l, Symbol::Label(b)) {
+                        self.out.labels.insert(l.text.clone(), b);
+                    }
+                }
+                Stmt::Op { .. } => {
+                    if tail.is_some() {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                "E0505",
+                                inner.span,
+                                "nothing can follow `tail` in a block",
+                            )
+                            .label("after the tail"),
+                        );
+                    }
+                    if let Some(instr) = self.placeholder_instr(inner) {
+                        self.out.blocks[b].instrs.push(instr);
+                    }
+                }
+                Stmt::Tail(t) => tail = Some(t.clone()),
+                _ => self.diagnostics.push(
+                    Diagnostic::error(
+                        "E0506",
+                        inner.span,
+                        "only labels, instructions and `tail` can be inside a `block`",
+                    )
+                    .label("not allowed here"),
+                ),
+            }
+        }
+        self.out.blocks[b].labels = labels
+            .iter()
+            .filter(|(_, o)| *o == 0)
+            .map(|(l, _)| l.clone())
+            .collect();
+        self.out.blocks[b].hand = Some(HandLayout {
+            register,
+            tail: None,
+            tail_name: tail,
+            labels,
+        });
+        b
+    }
+
+    /// An instruction whose operands are filled in later; checks the
+    /// mnemonic and the operand count.
+    fn placeholder_instr(&mut self, item: &Item) -> Option<Instr> {
+        let Stmt::Op { name, args } = &item.stmt else {
+            return None;
+        };
+        let Some(op) = Opcode::parse(&name.text) else {
+            let d = Diagnostic::error(
+                "E0508",
+                name.span,
+                format!("unknown instruction or macro `{}`", name.text),
+            )
+            .label("not an instruction, and no macro has this name")
+            .expanded_from(&item.chain.sites());
+            self.diagnostics.push(d);
+            return None;
+        };
+        if args.len() != op.arity() {
+            let d = Diagnostic::error(
+                "E0509",
+                name.span,
+                format!(
+                    "`{}` takes {} operand{}, found {}",
+                    op.mnemonic(),
+                    op.arity(),
+                    if op.arity() == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            )
+            .label("here")
+            .expanded_from(&item.chain.sites());
+            self.diagnostics.push(d);
+            return None;
+        }
+        let mut spans = [name.span; 3];
+        for (k, a) in args.iter().enumerate() {
+            spans[k] = a.span;
+        }
+        Some(Instr {
+            op,
+            operands: [0; 3],
+            exprs: args.clone(),
+            operand_spans: spans,
+            span: item.span,
+            chain: item.chain.clone(),
+        })
+    }
+
+    /// The registers that hand-laid blocks continue with.
+    pub(super) fn tails(&mut self) {
+        for b in 0..self.out.blocks.len() {
+            let Some(name) = self.out.blocks[b]
+                .hand
+                .as_ref()
+                .and_then(|h| h.tail_name.clone())
+            else {
+                continue;
+            };
+            let tail = match self.names.get(&name.text) {
+                Some((Symbol::Register(r), _)) => Some((*r, name.span)),
+                _ => {
+                    let d = Diagnostic::error(
+                        "E0507",
+                        name.span,
+                        format!("`{}` is not a register", display(&name.text)),
+                    )
+                    .label("`tail` names the register whose contents follow");
+                    self.diagnostics.push(d);
+                    None
+                }
+            };
+            if let Some(hand) = self.out.blocks[b].hand.as_mut() {
+                hand.tail = tail;
+            }
+        }
+    }
+
+    /// Which blocks need a code register: those whose label is named by
+    /// code that can run (reached from the entry or from a hand-laid block,
+    /// following jumps and fall-through), by a register's initial value, or
+    /// by a `tail`, directly or through constants. Routines of a module that
+    /// nothing calls get no registers.
+    fn wanted_code(&self) -> (Vec<bool>, Vec<bool>) {
+        let blocks = &self.out.blocks;
+        let mut wanted = vec![false; blocks.len()];
+        let mut reached = vec![false; blocks.len()];
+        let mut work: Vec<usize> = self.out.entry.into_iter().collect();
+        let mut exprs: Vec<&Expr> = Vec::new();
+        let mut seen_consts: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for (b, block) in blocks.iter().enumerate() {
+            if let Some(hand) = &block.hand {
+                work.push(b);
+                if let Some(Some((Symbol::Label(t), _))) =
+                    hand.tail_name.as_ref().map(|n| self.names.get(&n.text))
+                {
+                    wanted[*t] = true;
+                    work.push(*t);
+                }
+            }
+        }
+        for (_, item) in all_items(self.expansion) {
+            if let Stmt::Reg { init: Some(e), .. } = &item.stmt {
+                exprs.push(e);
+            }
+        }
+        let always_nil = |r: i64| crate::asm::layout::always_nil(&self.out, r);
+        loop {
+            // Names in expressions: labels are wanted and reached; constants
+            // are looked into.
+            while let Some(e) = exprs.pop() {
+                walk_names(e, &mut |n| match self.names.get(n) {
+                    Some((Symbol::Label(b), _)) => {
+                        wanted[*b] = true;
+                        work.push(*b);
+                    }
+                    Some((Symbol::Const, _)) => {
+                        if let Some((name, (def, _))) = self.expansion.consts.get_key_value(n)
+                            && seen_consts.insert(name.as_str())
+                        {
+                            exprs.push(def);
+                        }
+                    }
+                    _ => {}
+                });
+            }
+            let Some(b) = work.pop() else { break };
+            if std::mem::replace(&mut reached[b], true) {
+                continue;
+            }
+            let block = &blocks[b];
+            exprs.extend(block.instrs.iter().flat_map(|i| &i.exprs));
+            let last_two: Vec<crate::asm::layout::InstrShape> = block.instrs
+                [block.instrs.len().saturating_sub(2)..]
+                .iter()
+                .map(|i| {
+                    (
+                        i.op,
+                        [0, 1, 2].map(|k| i.exprs.get(k).and_then(|e| self.register_number(e))),
+                    )
+                })
+                .collect();
+            if block.hand.is_none() && !crate::asm::layout::block_ends(&last_two, &always_nil) {
+                work.extend(block.next);
+            }
+        }
+        (wanted, reached)
+    }
+
+    /// The register an operand names before code registers exist: a number,
+    /// or a declared register's name.
+    fn register_number(&self, e: &Expr) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Number(n) => i64::try_from(*n).ok(),
+            ExprKind::Name(n) => match self.names.get(n) {
+                Some((Symbol::Register(r), _)) => Some(*r as i64),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Every label named as a register (an operand, or inside a constant)
+    /// gets a code register, in the order of the blocks.
+    pub(super) fn code_registers(&mut self) {
+        let (wanted, reached) = self.wanted_code();
+        self.out.reached = reached;
+        for (b, block) in self.out.blocks.iter().enumerate() {
+            if wanted[b] && block.hand.is_none() {
+                // A label the user wrote names the register, rather than
+                // one local to a macro expansion (`ready@7`).
+                let name = block
+                    .labels
+                    .iter()
+                    .find(|l| !l.text.contains('@'))
+                    .or(block.labels.first())
+                    .map_or_else(|| format!("block{b}"), |l| l.text.clone());
+                self.out.registers.push(RegInfo {
+                    name,
+                    span: Some(block.span),
+                    limit: LimitSpec::Auto,
+                    init: None,
+                    role: Role::Code(b),
+                });
+            }
+        }
+        // Labels now name their code register.
+        for (i, reg) in self.out.registers.iter().enumerate() {
+            if let Role::Code(b) = reg.role {
+                for l in &self.out.blocks[b].labels {
+                    self.names
+                        .insert(l.text.clone(), (Symbol::Register(i), l.span));
+                }
+            }
+        }
+        for block in &self.out.blocks {
+            if let Some(hand) = &block.hand {
+                for (l, offset) in &hand.labels {
+                    if *offset == 0 && hand.register != usize::MAX {
+                        self.names
+                            .insert(l.text.clone(), (Symbol::Register(hand.register), l.span));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Name resolution: registers, labels and constants; register numbering;
+//! instruction operands.
+//!
+//! Registers are numbered: `prog` 0, `in` 1, `out` 2, then declared
+//! registers (explicit `@N` indices first, the others in order, filling the
+//! lowest free index), then hand-laid `block` registers, then one code
+//! register per label that is jumped to (or otherwise named as a register),
+//! then constant registers, one per distinct constant operand.
+//!
+//! The passes, in order, are in `declarations.rs` (registers and their
+//! numbers), `blocks.rs` (code blocks, code registers, tails) and
+//! `operands.rs` (operands, constant registers, directives); `program.rs`
+//! holds what they produce ([`Resolved`]).
+
+mod blocks;
+mod declarations;
+mod operands;
+mod program;
+
+pub use program::{
+    Block, Constant, DEFAULT_INPUT_LIMIT, DEFAULT_LIMIT, DEFAULT_OUTPUT_LIMIT, HandLayout, Instr,
+    LimitSpec, Opcode, RegInfo, Resolved, Role,
+};
+
+use super::ast::{Expr, ExprKind};
+use super::diagnostics::Diagnostic;
+use super::macros::{Expansion, Item};
+use super::source::Span;
+use std::collections::HashMap;
+
+/// What a name in the global namespace is.
+#[derive(Debug, Clone, Copy)]
+enum Symbol {
+    Register(usize),
+    Label(usize),
+    Const,
+}
+
+struct Resolver<'e> {
+    expansion: &'e Expansion,
+    out: Resolved,
+    diagnostics: Vec<Diagnostic>,
+    names: HashMap<String, (Symbol, Span)>,
+    /// Constant registers by value (or by expression, for values that need
+    /// code).
+    constant_by_tree: HashMap<String, usize>,
+}
+
+/// Resolves an expanded program.
+pub fn resolve(expansion: &Expansion) -> (Resolved, Vec<Diagnostic>) {
+    let mut r = Resolver {
+        expansion,
+        out: Resolved::default(),
+        diagnostics: Vec::new(),
+        names: HashMap::new(),
+        constant_by_tree: HashMap::new(),
+    };
+    r.predeclare();
+    r.declarations();
+    r.blocks();
+    r.code_registers();
+    r.tails();
+    r.operands();
+    r.directives();
+    (r.out, r.diagnostics)
+}
+
+/// Lines of one section with the blocks they belong to, for the passes.
+fn all_items(expansion: &Expansion) -> impl Iterator<Item = (usize, &Item)> {
+    expansion
+        .sections
+        .iter()
+        .enumerate()
+        .flat_map(|(s, section)| {
+            section
+                .items
+                .iter()
+                .flat_map(move |i| std::iter::once(i).chain(i.body.iter()))
+                .map(move |i| (s, i))
+        })
+}
+
+/// The operand positions an instruction writes.
+fn written_operands(op: Opcode) -> &'static [usize] {
+    match op {
+        Opcode::Nilify => &[0],
+        Opcode::Construct | Opcode::CopyIfNil => &[2],
+        Opcode::Deconstruct => &[1, 2],
+    }
+}
+
+/// Calls `f` on every name in an expression.
+pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
+    match &e.kind {
+        ExprKind::Name(n) => f(n),
+        ExprKind::Number(_) | ExprKind::Str(_) => {}
+        ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Pool(x) => walk_names(x, f),
+        ExprKind::Binary(_, a, b) => {
+            walk_names(a, f);
+            walk_names(b, f);
+        }
+        ExprKind::List(items, tail) => {
+            items.iter().for_each(|x| walk_names(x, f));
+            if let Some(t) = tail {
+                walk_names(t, f);
+            }
+        }
+        ExprKind::Tuple(items) => items.iter().for_each(|x| walk_names(x, f)),
+        ExprKind::Apply(head, args) => {
+            f(&head.text);
+            args.iter().for_each(|x| walk_names(x, f));
+        }
+    }
+}
+
+/// A text that identifies an expression regardless of where it was written.
+pub fn expr_key(e: &Expr) -> String {
+    let mut names = Vec::new();
+    walk_names(e, &mut |n| names.push(n.to_string()));
+    format!("{:?}", strip(e))
+}
+
+fn strip(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Name(n) => n.clone(),
+        ExprKind::Number(n) => n.to_string(),
+        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Neg(x) => format!("(-{})", strip(x)),
+        ExprKind::Not(x) => format!("(not {})", strip(x)),
+        ExprKind::Pool(x) => format!("#{}", strip(x)),
+        ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", strip(a), strip(b)),
+        ExprKind::List(items, tail) => format!(
+            "[{}{}]",
+            items.iter().map(strip).collect::<Vec<_>>().join(","),
+            tail.as_ref()
+                .map_or(String::new(), |t| format!("|{}", strip(t)))
+        ),
+        ExprKind::Tuple(items) => format!(
+            "({})",
+            items.iter().map(strip).collect::<Vec<_>>().join(",")
+        ),
+        ExprKind::Apply(h, args) => format!(
+            "({} {})",
+            h.text,
+            args.iter().map(strip).collect::<Vec<_>>().join(" ")
+        ),
+    }
+}
+
+/// A name as the user wrote it (macro-local names carry `@N` inside).
+pub fn display(name: &str) -> &str {
+    name.split('@').next().unwrap_or(name)
+}
+
+/// Edit distance with transpositions (optimal string alignment).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}

@@ -1,0 +1,260 @@
+//! The passes over instructions: operands (registers, labels, constant
+//! registers) and the directives that name registers.
+
+use super::*;
+use crate::asm::ast::{Name, Stmt};
+use crate::asm::eval::{Env, eval};
+use crate::asm::macros::Chain;
+use crate::tree::Tree;
+
+impl Resolver<'_> {
+    /// The register index of an operand, adding a constant register when the
+    /// operand is a value.
+    fn operand(&mut self, e: &Expr, chain: &Chain) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Number(n) => match i64::try_from(*n) {
+                Ok(i) => Some(i),
+                Err(_) => {
+                    self.diagnostics.push(
+                        Diagnostic::error("E0510", e.span, "register number too large")
+                            .label("here"),
+                    );
+                    None
+                }
+            },
+            ExprKind::Name(n) => match self.names.get(n) {
+                Some((Symbol::Register(r), _)) => Some(*r as i64),
+                Some((Symbol::Label(_), _)) => {
+                    // A label inside a hand-laid block, not at its start.
+                    let d = Diagnostic::error(
+                        "E0511",
+                        e.span,
+                        format!("label `{}` is not the start of a register", display(n)),
+                    )
+                    .label("cannot be jumped to")
+                    .note("only a label at the start of a block has a register of its own")
+                    .expanded_from(&chain.sites());
+                    self.diagnostics.push(d);
+                    None
+                }
+                Some((Symbol::Const, _)) => self.constant(e, chain),
+                None if crate::asm::eval::is_builtin_name(n) => self.constant(e, chain),
+                None => {
+                    let d = Diagnostic::error(
+                        "E0512",
+                        e.span,
+                        format!("unknown register or label `{}`", display(n)),
+                    )
+                    .label("not defined")
+                    .expanded_from(&chain.sites());
+                    let d = match self.similar(n) {
+                        Some(s) => d.help(format!("did you mean `{s}`?")),
+                        None => d,
+                    };
+                    self.diagnostics.push(d);
+                    None
+                }
+            },
+            ExprKind::Pool(inner) => self.constant(inner, chain),
+            _ => self.constant(e, chain),
+        }
+    }
+
+    /// A defined name that looks like `name`.
+    fn similar(&self, name: &str) -> Option<String> {
+        let mut candidates: Vec<(usize, &String)> = self
+            .names
+            .keys()
+            .filter(|c| !c.contains('@'))
+            .map(|c| (edit_distance(name, c), c))
+            .filter(|(d, _)| *d <= 2.max(name.len() / 4) && *d < name.len())
+            .collect();
+        candidates.sort();
+        candidates.first().map(|(_, s)| (*s).clone())
+    }
+
+    /// The constant register holding the value of `e`.
+    fn constant(&mut self, e: &Expr, chain: &Chain) -> Option<i64> {
+        let early = {
+            let registers = |n: &str| match self.names.get(n) {
+                Some((Symbol::Register(r), _)) => Some(*r as i64),
+                _ => None,
+            };
+            let mut env = Env::expanding(&self.expansion.consts);
+            env.registers = Some(&registers);
+            match eval(e, &env) {
+                Ok(v) => match v.encode() {
+                    Ok(t) => Some(t),
+                    Err(m) => {
+                        self.diagnostics.push(
+                            Diagnostic::error("E0411", e.span, m)
+                                .label("cannot be put in a register")
+                                .expanded_from(&chain.sites()),
+                        );
+                        return None;
+                    }
+                },
+                // Values that need code are computed after layout; other
+                // errors are reported then too.
+                Err(_) => None,
+            }
+        };
+        let key = match &early {
+            Some(t) => format!("tree:{}", t.to_bits()),
+            None => format!("expr:{}", expr_key(e)),
+        };
+        if let Some(&register) = self.constant_by_tree.get(&key) {
+            return Some(register as i64);
+        }
+        // Nil needs no register of its own when one can only hold Nil.
+        if early.as_ref().is_some_and(Tree::is_nil)
+            && let Some(zero) = self.out.registers.iter().position(|r| {
+                r.role == Role::Declared
+                    && r.init.is_none()
+                    && matches!(r.limit, LimitSpec::Default(l) | LimitSpec::Given(l, _) if l <= 0)
+            })
+        {
+            self.constant_by_tree.insert(key, zero);
+            return Some(zero as i64);
+        }
+        let c = self.out.constants.len();
+        self.out.constants.push(Constant {
+            expr: e.clone(),
+            early,
+        });
+        self.out.registers.push(RegInfo {
+            name: format!("const{c}"),
+            span: Some(e.span),
+            limit: LimitSpec::Auto,
+            init: None,
+            role: Role::Constant(c),
+        });
+        let register = self.out.registers.len() - 1;
+        self.constant_by_tree.insert(key, register);
+        Some(register as i64)
+    }
+
+    /// Resolves every instruction's operands.
+    pub(super) fn operands(&mut self) {
+        for b in 0..self.out.blocks.len() {
+            if !self.out.reached[b] {
+                self.check_names(b);
+                continue;
+            }
+            for k in 0..self.out.blocks[b].instrs.len() {
+                let instr = &mut self.out.blocks[b].instrs[k];
+                let (exprs, chain, op) = (
+                    std::mem::take(&mut instr.exprs),
+                    instr.chain.clone(),
+                    instr.op,
+                );
+                let written = written_operands(op);
+                let mut operands = [0i64; 3];
+                for (j, e) in exprs.iter().enumerate() {
+                    if written.contains(&j) && !self.names_register(e) {
+                        let d = Diagnostic::error("E0606", e.span, "cannot write to a value")
+                            .label("this operand is written, so it must be a register")
+                            .note("a value here would be a constant register")
+                            .expanded_from(&chain.sites());
+                        self.diagnostics.push(d);
+                        continue;
+                    }
+                    operands[j] = self.operand(e, &chain).unwrap_or(0);
+                }
+                let instr = &mut self.out.blocks[b].instrs[k];
+                instr.operands = operands;
+                instr.exprs = exprs;
+            }
+        }
+    }
+
+    /// In a block no running code reaches (left out of the image): only
+    /// report names that are not defined.
+    fn check_names(&mut self, b: usize) {
+        let mut unknown: Vec<(String, Span, Chain)> = Vec::new();
+        for instr in &self.out.blocks[b].instrs {
+            for e in &instr.exprs {
+                if let ExprKind::Name(n) = &e.kind
+                    && !self.names.contains_key(n)
+                    && !crate::asm::eval::is_builtin_name(n)
+                {
+                    unknown.push((n.clone(), e.span, instr.chain.clone()));
+                }
+            }
+        }
+        for (n, span, chain) in unknown {
+            let d = Diagnostic::error(
+                "E0512",
+                span,
+                format!("unknown register or label `{}`", display(&n)),
+            )
+            .label("not defined")
+            .expanded_from(&chain.sites());
+            self.diagnostics.push(d);
+        }
+    }
+
+    /// Whether an operand names a register (by name, label or number)
+    /// rather than a value.
+    fn names_register(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Number(_) => true,
+            ExprKind::Name(n) => match self.names.get(n) {
+                Some((Symbol::Const, _)) => false,
+                Some(_) => true,
+                None => !crate::asm::eval::is_builtin_name(n),
+            },
+            _ => false,
+        }
+    }
+
+    /// `entry` and `callstack`.
+    pub(super) fn directives(&mut self) {
+        let expansion = self.expansion;
+        for (_, item) in all_items(expansion) {
+            match &item.stmt {
+                Stmt::Entry(name) => {
+                    let hand = self.out.registers.iter().find_map(|r| match r.role {
+                        Role::HandBlock(b) if r.name == name.text => Some(b),
+                        _ => None,
+                    });
+                    match self.out.labels.get(&name.text).copied().or(hand) {
+                        Some(b) => self.out.entry = Some(b),
+                        None => self.diagnostics.push(
+                            Diagnostic::error(
+                                "E0513",
+                                name.span,
+                                format!(
+                                    "`entry` names no label or block: `{}`",
+                                    display(&name.text)
+                                ),
+                            )
+                            .label("not a label"),
+                        ),
+                    }
+                }
+                Stmt::CallStack { stack, link } => {
+                    let register = |r: &mut Self, n: &Name| match r.names.get(&n.text) {
+                        Some((Symbol::Register(i), _)) => Some(*i),
+                        _ => {
+                            r.diagnostics.push(
+                                Diagnostic::error(
+                                    "E0514",
+                                    n.span,
+                                    format!("`{}` is not a register", display(&n.text)),
+                                )
+                                .label("`callstack` names two registers"),
+                            );
+                            None
+                        }
+                    };
+                    let (s, l) = (register(self, stack), register(self, link));
+                    if let (Some(s), Some(l)) = (s, l) {
+                        self.out.callstack = Some((s, l));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,567 @@
+//! Checking a parsed scenario: every position, item, robot, player and
+//! limit, with errors that name the file, line, column and field; the
+//! robots' programs are assembled here.
+
+use super::error::Locator;
+use super::spec::{self, ItemSpec, PositionSpec, RegisterSpec, ScenarioSpec};
+use super::{
+    ItemValues, Limits, OverCap, Placement, Player, ProgramLoader, RobotSetup, Scenario,
+    ScenarioError, Scoring, Slot,
+};
+use crate::asm::parse_literal;
+use crate::image::Image;
+use crate::machine::{Memory, Register};
+use crate::tree::Tree;
+use crate::world::{Color, Frame, Item, Position, Processor, Shape};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use toml::Spanned;
+
+/// The most cells a scenario's grid may have.
+const MAX_CELLS: usize = 1 << 24;
+
+/// The most items one `[[item]]` or inventory entry may stand for.
+const MAX_COUNT: usize = 1 << 16;
+
+/// The program of a robot without one: registers `prog`, `in`, `out` that
+/// do nothing.
+fn idle_memory() -> Memory {
+    vec![
+        Register::new(0, Tree::NIL),
+        Register::new(4096, Tree::NIL),
+        Register::new(1024, Tree::NIL),
+    ]
+}
+
+fn color(text: &str) -> Option<Color> {
+    Color::ALL
+        .into_iter()
+        .find(|c| format!("{c:?}").eq_ignore_ascii_case(text))
+}
+
+/// Checks a parsed scenario.
+pub(super) struct Checker<'a> {
+    pub(super) at: Locator<'a>,
+    pub(super) programs: ProgramLoader<'a>,
+}
+
+pub(super) type Grid = (Shape, Vec<bool>, BTreeMap<String, Position>);
+
+impl Checker<'_> {
+    pub(super) fn check(&self, spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
+        let (shape, walls, marks) = self.grid(&spec)?;
+        let grid = (shape, walls, marks);
+        let mut items = Vec::new();
+        for (k, item) in spec.items.iter().enumerate() {
+            let field = format!("item[{k}]");
+            let Some(pos) = &item.get_ref().at else {
+                return Err(self.at.error(
+                    item.span(),
+                    field,
+                    "an item on the map needs `at`: [x, y], a mark or \"random\"",
+                ));
+            };
+            let placement = self.placement(pos, &grid, &format!("{field}.at"))?;
+            for it in self.items(item, &field)? {
+                items.push((placement, it));
+            }
+        }
+        let mut robots = Vec::new();
+        for (k, robot) in spec.robots.iter().enumerate() {
+            robots.push(self.robot(k, robot, &grid)?);
+        }
+        let mut players = Vec::new();
+        for (k, p) in spec.players.iter().enumerate() {
+            let homes = p
+                .get_ref()
+                .homes
+                .iter()
+                .enumerate()
+                .map(|(h, home)| self.home(home, &grid, &format!("player[{k}].homes[{h}]")))
+                .collect::<Result<Vec<_>, _>>()?;
+            players.push(Player {
+                name: p.get_ref().name.clone(),
+                homes,
+            });
+        }
+        let mut slots = Vec::new();
+        for (k, s) in spec.slots.iter().enumerate() {
+            let field = format!("slot[{k}]");
+            let slot = s.get_ref();
+            let frame = Frame {
+                color: self.color(&slot.color, &format!("{field}.color"))?,
+                strength: slot.strength.unwrap_or(100),
+            };
+            let homes = slot
+                .homes
+                .iter()
+                .enumerate()
+                .map(|(h, home)| self.home(home, &grid, &format!("{field}.homes[{h}]")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut inventory = Vec::new();
+            for (i, it) in slot.inventory.iter().enumerate() {
+                inventory.extend(self.items(it, &format!("{field}.inventory[{i}]"))?);
+            }
+            slots.push(Slot {
+                at: self.placement(&slot.at, &grid, &format!("{field}.at"))?,
+                frame,
+                speed: slot.speed.unwrap_or(1000),
+                homes,
+                inventory,
+            });
+        }
+        let scoring = match spec
+            .scoring
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), s.span()))
+        {
+            None | Some(("home", _)) => Scoring::Home,
+            Some(("survivors", _)) => Scoring::Survivors,
+            Some((other, span)) => {
+                return Err(self.at.error(
+                    span,
+                    "scoring",
+                    format!("unknown scoring rule {other:?}: expected \"home\" or \"survivors\""),
+                ));
+            }
+        };
+        let values = ItemValues {
+            cargo: spec
+                .values
+                .cargo
+                .iter()
+                .map(|(k, v)| {
+                    k.parse::<i64>().map(|t| (t, *v)).map_err(|_| {
+                        self.at.whole(
+                            "values.cargo",
+                            format!("{k:?} is not a cargo type (a number)"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            shield: spec.values.shield,
+            frame: spec.values.frame,
+            processor: spec.values.processor,
+            register: spec.values.register,
+        };
+        let limits = Limits {
+            speed: spec.limits.speed,
+            register: spec.limits.register,
+        };
+        self.check_limits(&limits, &items, &robots, &slots)?;
+        let steps = spec.steps.unwrap_or(100);
+        let expect = spec
+            .expect
+            .as_ref()
+            .map(|e| self.expectations(e, steps, &robots, &players, &grid))
+            .transpose()?;
+        let (shape, walls, marks) = grid;
+        Ok(Scenario {
+            name: spec.name.unwrap_or_else(|| self.at.file().to_string()),
+            file: self.at.file().to_string(),
+            steps,
+            seed: spec.seed.unwrap_or(0),
+            shape,
+            walls,
+            marks,
+            values,
+            items,
+            robots,
+            players,
+            slots,
+            scoring,
+            limits,
+            expect,
+        })
+    }
+
+    /// Every speed and register limit in the game within the caps: the
+    /// robots', their inventories', the items on the ground, the slots'.
+    fn check_limits(
+        &self,
+        caps: &Limits,
+        items: &[(Placement, Item)],
+        robots: &[RobotSetup],
+        slots: &[Slot],
+    ) -> Result<(), ScenarioError> {
+        let refuse = |e: OverCap| self.at.whole(format!("limits.{}", e.key), e.message);
+        let check_item = |what: String, item: &Item| match item {
+            Item::ProcessorPart(p) => caps.check_speed(&what, p.speed),
+            Item::RegisterPart(r) => caps.check_register(&what, r.limit),
+            _ => Ok(()),
+        };
+        for (k, (_, item)) in items.iter().enumerate() {
+            check_item(format!("the {item} of item[{k}]"), item).map_err(refuse)?;
+        }
+        for r in robots {
+            caps.check_speed(&format!("robot {}'s speed", r.name), r.speed)
+                .map_err(refuse)?;
+            for (i, reg) in r.memory.iter().enumerate() {
+                caps.check_register(&format!("robot {}'s register {i}", r.name), reg.limit)
+                    .map_err(refuse)?;
+            }
+            for item in &r.inventory {
+                check_item(format!("the {item} robot {} carries", r.name), item).map_err(refuse)?;
+            }
+        }
+        for (k, s) in slots.iter().enumerate() {
+            caps.check_speed(&format!("slot[{k}]'s speed"), s.speed)
+                .map_err(refuse)?;
+            for item in &s.inventory {
+                check_item(format!("the {item} slot[{k}] carries"), item).map_err(refuse)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The grid: from the map (with its marks), or from `size`.
+    fn grid(&self, spec: &ScenarioSpec) -> Result<Grid, ScenarioError> {
+        let wrap = spec.world.wrap.unwrap_or(true);
+        let mut marks = BTreeMap::new();
+        let (dims, walls) = match &spec.world.map {
+            Some(map) => {
+                let rows: Vec<&str> = map
+                    .get_ref()
+                    .lines()
+                    .map(str::trim_end)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let width = rows.first().map_or(0, |r| r.chars().count());
+                let mut walls = Vec::new();
+                for (y, row) in rows.iter().enumerate() {
+                    if row.chars().count() != width {
+                        return Err(self.at.error(
+                            map.span(),
+                            "world.map",
+                            format!("row {} has {} squares, the first row has {width}: every row must be as long", y + 1, row.chars().count()),
+                        ));
+                    }
+                    for (x, c) in row.chars().enumerate() {
+                        match c {
+                            '#' => walls.push(true),
+                            '.' => walls.push(false),
+                            c if c.is_ascii_alphanumeric() => {
+                                walls.push(false);
+                                if marks.insert(c.to_string(), (x as i64, y as i64)).is_some() {
+                                    return Err(self.at.error(
+                                        map.span(),
+                                        "world.map",
+                                        format!("the mark {c:?} is on the map twice"),
+                                    ));
+                                }
+                            }
+                            other => {
+                                return Err(self.at.error(
+                                    map.span(),
+                                    "world.map",
+                                    format!("{other:?} at row {}, column {}: expected '#' (wall), '.' (square) or a letter or digit (a marked square)", y + 1, x + 1),
+                                ));
+                            }
+                        }
+                    }
+                }
+                let dims = (width as i64, rows.len() as i64);
+                if let Some(size) = &spec.world.size
+                    && (size.get_ref()[0], size.get_ref()[1]) != dims
+                {
+                    return Err(self.at.error(
+                        size.span(),
+                        "world.size",
+                        format!(
+                            "the map is {} x {}, not {} x {}",
+                            dims.0,
+                            dims.1,
+                            size.get_ref()[0],
+                            size.get_ref()[1]
+                        ),
+                    ));
+                }
+                (dims, walls)
+            }
+            None => {
+                let Some(size) = &spec.world.size else {
+                    return Err(self.at.whole(
+                        "world",
+                        "give the grid's `size` = [columns, rows], or a `map`",
+                    ));
+                };
+                let [x, y] = *size.get_ref();
+                let count = x
+                    .checked_mul(y)
+                    .and_then(|c| usize::try_from(c).ok())
+                    .filter(|&c| c <= MAX_CELLS)
+                    .ok_or_else(|| {
+                        self.at.error(
+                            size.span(),
+                            "world.size",
+                            format!("a grid of {x} x {y} cells: expected positive sizes and at most {MAX_CELLS} cells"),
+                        )
+                    })?;
+                ((x, y), vec![false; count])
+            }
+        };
+        let shape = Shape::new(dims, wrap).map_err(|e| {
+            let span = spec.world.size.as_ref().map(Spanned::span).or(spec
+                .world
+                .map
+                .as_ref()
+                .map(Spanned::span));
+            match span {
+                Some(s) => self.at.error(s, "world", e.to_string()),
+                None => self.at.whole("world", e.to_string()),
+            }
+        })?;
+        if shape.cell_count() > MAX_CELLS {
+            return Err(self.at.whole(
+                "world.size",
+                format!("a grid of more than {MAX_CELLS} cells is too large"),
+            ));
+        }
+        Ok((shape, walls, marks))
+    }
+
+    pub(super) fn placement(
+        &self,
+        pos: &Spanned<PositionSpec>,
+        grid: &Grid,
+        field: &str,
+    ) -> Result<Placement, ScenarioError> {
+        let (shape, walls, marks) = grid;
+        let position = match pos.get_ref() {
+            PositionSpec::Named(n) if n == "random" => {
+                if walls.iter().all(|w| *w) {
+                    return Err(self.at.error(pos.span(), field, "\"random\" needs a square, and every cell is a wall"));
+                }
+                return Ok(Placement::Random);
+            }
+            PositionSpec::Named(n) => *marks.get(n).ok_or_else(|| {
+                let known: Vec<&str> = marks.keys().map(String::as_str).collect();
+                self.at.error(pos.span(), field, format!("no mark {n:?} on the map (marks: {}); expected [x, y], a mark or \"random\"", known.join(", ")))
+            })?,
+            PositionSpec::At([x, y]) => (*x, *y),
+        };
+        if !shape.contains(position) {
+            let (w, h) = shape.dims();
+            return Err(self.at.error(
+                pos.span(),
+                field,
+                format!("{position:?} is off the {w} x {h} grid (columns 0..{w}, rows 0..{h})"),
+            ));
+        }
+        if walls[shape.locate(position)] {
+            return Err(self
+                .at
+                .error(pos.span(), field, format!("{position:?} is a wall")));
+        }
+        Ok(Placement::At(position))
+    }
+
+    /// A home square: a position (not random).
+    fn home(
+        &self,
+        pos: &Spanned<PositionSpec>,
+        grid: &Grid,
+        field: &str,
+    ) -> Result<Position, ScenarioError> {
+        match self.placement(pos, grid, field)? {
+            Placement::At(p) => Ok(p),
+            Placement::Random => {
+                Err(self
+                    .at
+                    .error(pos.span(), field, "a home square cannot be random"))
+            }
+        }
+    }
+
+    fn color(&self, c: &Spanned<String>, field: &str) -> Result<Color, ScenarioError> {
+        color(c.get_ref()).ok_or_else(|| {
+            self.at.error(c.span(), field, format!("{:?} is not a colour: expected Red, Orange, Yellow, Green, Blue, Violet, Black or White", c.get_ref()))
+        })
+    }
+
+    /// The items an item entry stands for (`count` of them).
+    fn items(&self, spec: &Spanned<ItemSpec>, field: &str) -> Result<Vec<Item>, ScenarioError> {
+        let s = spec.get_ref();
+        let mut kinds: Vec<Item> = Vec::new();
+        if let Some([t, w]) = s.cargo {
+            kinds.push(Item::Cargo(t, w));
+        }
+        if s.shield == Some(true) {
+            kinds.push(Item::Shield);
+        }
+        if let Some(f) = &s.frame {
+            let color = color(&f.color).ok_or_else(|| {
+                self.at.error(
+                    spec.span(),
+                    format!("{field}.frame.color"),
+                    format!("{:?} is not a colour", f.color),
+                )
+            })?;
+            kinds.push(Item::FramePart(Frame {
+                color,
+                strength: f.strength,
+            }));
+        }
+        if let Some(speed) = s.processor {
+            kinds.push(Item::ProcessorPart(Processor { speed }));
+        }
+        if let Some(r) = &s.register {
+            kinds.push(Item::RegisterPart(match r {
+                RegisterSpec::Limit(limit) => Register::new(*limit, Tree::NIL),
+                RegisterSpec::Full { limit, contents } => {
+                    let tree = parse_literal(contents).map_err(|m| {
+                        self.at.error(
+                            spec.span(),
+                            format!("{field}.register.contents"),
+                            format!("not a value of the language: {m}"),
+                        )
+                    })?;
+                    Register::new(*limit, tree)
+                }
+            }));
+        }
+        match kinds.len() {
+            1 => {}
+            0 => {
+                return Err(self.at.error(
+                    spec.span(),
+                    field,
+                    "an item needs one of: cargo = [type, weight], shield = true, frame = { color, strength }, processor = SPEED, register = LIMIT",
+                ));
+            }
+            _ => return Err(self.at.error(
+                spec.span(),
+                field,
+                "an item is one thing: give only one of cargo, shield, frame, processor, register",
+            )),
+        }
+        let count = s.count.unwrap_or(1) as usize;
+        if count > MAX_COUNT {
+            return Err(self.at.error(
+                spec.span(),
+                format!("{field}.count"),
+                format!("{count} items: at most {MAX_COUNT} in one entry"),
+            ));
+        }
+        Ok(std::iter::repeat_n(kinds.remove(0), count).collect())
+    }
+
+    fn robot(
+        &self,
+        k: usize,
+        spec: &Spanned<spec::RobotSpec>,
+        grid: &Grid,
+    ) -> Result<RobotSetup, ScenarioError> {
+        let r = spec.get_ref();
+        let field = format!("robot[{k}]");
+        let at = self.placement(&r.at, grid, &format!("{field}.at"))?;
+        let frame = Frame {
+            color: match &r.color {
+                Some(c) => self.color(c, &format!("{field}.color"))?,
+                None => Color::Red,
+            },
+            strength: r.strength.unwrap_or(100),
+        };
+        let mut inventory = Vec::new();
+        for (i, it) in r.inventory.iter().enumerate() {
+            if it.get_ref().at.is_some() {
+                return Err(self.at.error(
+                    it.span(),
+                    format!("{field}.inventory[{i}]"),
+                    "an item carried by a robot has no `at`",
+                ));
+            }
+            inventory.extend(self.items(it, &format!("{field}.inventory[{i}]"))?);
+        }
+        let (memory, image) = match &r.program {
+            None => (idle_memory(), None),
+            Some(program) => {
+                let image = (self.programs)(program.get_ref()).map_err(|message| {
+                    let (first, rest) = message.split_once('\n').unwrap_or((&message, ""));
+                    let mut e = self.at.error(
+                        program.span(),
+                        format!("{field}.program"),
+                        first.to_string(),
+                    );
+                    e.details = (!rest.is_empty()).then(|| rest.to_string());
+                    e
+                })?;
+                (image.memory(), Some(Rc::new(image)))
+            }
+        };
+        let memory = match (&r.registers, &r.program) {
+            (Some(limits), _) => self.with_limits(
+                memory,
+                limits.get_ref(),
+                limits.span(),
+                image.as_deref(),
+                &format!("{field}.registers"),
+            )?,
+            // An image read from a file may hold more than its limits.
+            (None, Some(program)) => {
+                let limits: Vec<i64> = memory.iter().map(|r| r.limit).collect();
+                self.with_limits(
+                    memory,
+                    &limits,
+                    program.span(),
+                    image.as_deref(),
+                    &format!("{field}.program"),
+                )?
+            }
+            (None, None) => memory,
+        };
+        Ok(RobotSetup {
+            program: r.program.as_ref().map(|p| p.get_ref().clone()),
+            name: r.name.clone().unwrap_or_else(|| format!("robot{k}")),
+            at,
+            frame,
+            speed: r.speed.unwrap_or(1000),
+            inventory,
+            memory,
+            image,
+        })
+    }
+
+    /// The program's memory with the scenario's limits: every register's
+    /// contents must fit its new limit (never the silent Nil of the report's
+    /// `initialize`).
+    fn with_limits(
+        &self,
+        memory: Memory,
+        list: &[i64],
+        span: std::ops::Range<usize>,
+        image: Option<&Image>,
+        field: &str,
+    ) -> Result<Memory, ScenarioError> {
+        if list.len() < memory.len() {
+            return Err(self.at.error(
+                span,
+                field,
+                format!("the program has {} registers, but {} limits are listed: its registers would be lost", memory.len(), list.len()),
+            ));
+        }
+        let mut out = Vec::with_capacity(list.len());
+        for (i, &limit) in list.iter().enumerate() {
+            let contents = memory
+                .get(i)
+                .map(|r| r.contents.clone())
+                .unwrap_or_default();
+            if !(contents.is_nil() || contents.fits(limit)) {
+                let name = image.and_then(|im| im.registers.get(i)).map_or_else(
+                    || format!("register {i}"),
+                    |r| format!("register {i} (`{}`)", r.name),
+                );
+                return Err(self.at.error(
+                    span,
+                    field,
+                    format!(
+                        "{name} holds {} conses, which do not fit the limit {limit}",
+                        contents.size()
+                    ),
+                ));
+            }
+            out.push(Register::new(limit, contents));
+        }
+        Ok(out)
+    }
+}
