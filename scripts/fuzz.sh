@@ -72,8 +72,16 @@ with gzip.open("tests/conformance/world.jsonl.gz", "rt") as lines:
         open(f"fuzz/corpus/world/w{k}.json", "w").write(json.dumps(w))
 '
 cargo fuzz build
+# The targets that read scenario text or JSON get its tokens (fuzz/dicts/).
+dictionary() {
+  case $1 in
+    scenario | tournament) echo "-dict=$PWD/fuzz/dicts/scenario.dict" ;;
+    documents | world) echo "-dict=$PWD/fuzz/dicts/documents.dict" ;;
+  esac
+}
 run() {
-  cargo fuzz run "$1" "$corpus/$1" -- -max_total_time="$SECONDS_EACH" -rss_limit_mb=4096 \
+  # shellcheck disable=SC2046 # no dictionary: no argument
+  cargo fuzz run "$1" "$corpus/$1" -- -max_total_time="$SECONDS_EACH" -rss_limit_mb=4096 $(dictionary "$1") \
     > "fuzz/logs/$1.log" 2>&1 && echo "$1: $(grep -E 'Done [0-9]+ runs' "fuzz/logs/$1.log")" \
     || echo "$1: FAILED (see fuzz/logs/$1.log)"
 }

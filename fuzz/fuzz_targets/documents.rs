@@ -37,9 +37,10 @@ impl std::io::Write for Capped {
 
 /// Writes `value` in the shared form (and in the plain form, when that is
 /// short) and reads each back as `T`, which must give `value` again.
-fn round_trip<V: Serialize, T: DeserializeOwned>(value: &V, back: impl Fn(T) -> V)
+fn round_trip<V, T>(value: &V, back: impl Fn(T) -> V)
 where
-    V: PartialEq + Debug,
+    V: Serialize + PartialEq + Debug,
+    T: DeserializeOwned,
 {
     for shared in [true, false] {
         let mut out = Capped(Vec::new());
