@@ -124,7 +124,10 @@ fn json_documents_in_both_forms() {
     // The plain form: the small tree as text, the tower refused.
     assert_eq!(write(&vec![small.clone()], false).unwrap(), r#"["11000"]"#);
     assert!(write(&vec![tower], false).is_err());
-    assert_eq!(json::from_str::<Vec<Tree>>(r#"["11000"]"#).unwrap(), [small]);
+    assert_eq!(
+        json::from_str::<Vec<Tree>>(r#"["11000"]"#).unwrap(),
+        [small]
+    );
     // Node numbers only in the shared form; other versions refused.
     assert!(json::from_str::<Vec<Tree>>("[1]").is_err());
     let version_2 = shared.replace(r#""version":1"#, r#""version":2"#);
@@ -134,5 +137,8 @@ fn json_documents_in_both_forms() {
     );
     let past_the_end = r#"{"format":"constree-shared","version":1,"nodes":[],"value":[1]}"#;
     let error = json::from_str::<Vec<Tree>>(past_the_end).unwrap_err();
-    assert!(error.starts_with("in \"value\": node 1 is not in the node table"), "{error}");
+    assert!(
+        error.starts_with("in \"value\": node 1 is not in the node table"),
+        "{error}"
+    );
 }
