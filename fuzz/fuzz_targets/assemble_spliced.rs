@@ -15,6 +15,14 @@ const PROGRAMS: &[&str] = &[
     include_str!("../../stdlib/lists.cta"),
     include_str!("../../stdlib/ints.cta"),
     include_str!("../../stdlib/input.cta"),
+    include_str!("../../stdlib/machine.cta"),
+    include_str!("../../stdlib/memory.cta"),
+    include_str!("../../stdlib/trees.cta"),
+    include_str!("../../stdlib/commands.cta"),
+    include_str!("../../examples/knapsack/knapsack.cta"),
+    include_str!("../../examples/replicator/replicator.cta"),
+    include_str!("../../examples/inspection/guard.cta"),
+    include_str!("../../examples/arena/hunter.cta"),
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -34,7 +42,11 @@ fuzz_target!(|data: &[u8]| {
     );
     let loader = MemoryLoader::default()
         .with("fuzz.cta", &text)
-        .with("child.cta", include_str!("../../examples/child.cta"));
+        .with("child.cta", include_str!("../../examples/child.cta"))
+        .with(
+            "common.cta",
+            include_str!("../../examples/arena/common.cta"),
+        );
     let assembly = constree::asm::assemble_file(&loader, Path::new("fuzz.cta"));
     let _ = assembly.render(false);
 });

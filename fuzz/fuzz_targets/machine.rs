@@ -54,7 +54,10 @@ fuzz_target!(|data: &[u8]| {
     let before = memory.clone();
     let result = run_machine(speed, &mut memory);
     if result.is_err() {
-        assert!(memory.iter().all(|r| r.contents.is_nil()), "a failed run wipes");
+        assert!(
+            memory.iter().all(|r| r.contents.is_nil()),
+            "a failed run wipes"
+        );
         assert_eq!(
             memory.iter().map(|r| r.limit).collect::<Vec<_>>(),
             before.iter().map(|r| r.limit).collect::<Vec<_>>()

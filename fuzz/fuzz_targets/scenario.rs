@@ -1,5 +1,6 @@
 //! The scenario loader on arbitrary text: a scenario or a located error;
-//! what loads builds its world.
+//! what loads builds its world, and its `[expect]` table, if any, is
+//! checked (when the game it plays is short), the same way twice.
 #![no_main]
 
 use constree::scenario::Scenario;
@@ -15,5 +16,12 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(scenario) = Scenario::from_text("fuzz.toml", &text, &programs) {
         let (world, _) = scenario.world(scenario.seed);
         let _ = constree::scenario::game::scores(&scenario, &world);
+        if let Some(expect) = &scenario.expect
+            && constree_fuzz::quick_scenario(&scenario, expect.steps)
+        {
+            let outcomes = expect.run(&scenario);
+            assert_eq!(outcomes.len(), expect.checks.len(), "every check is made");
+            assert_eq!(expect.run(&scenario), outcomes, "deterministic");
+        }
     }
 });

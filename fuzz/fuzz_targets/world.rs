@@ -11,12 +11,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // Keep inputs small and quick: few cells, modest speeds.
-    let robots: usize = world
-        .cells
-        .iter()
-        .flatten()
-        .map(|s| s.robots.len())
-        .sum();
+    let robots: usize = world.cells.iter().flatten().map(|s| s.robots.len()).sum();
     let slow = world
         .cells
         .iter()

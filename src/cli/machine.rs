@@ -2,10 +2,7 @@
 
 use super::Failure;
 use super::input::{print_json, read_json};
-use crate::machine::{Memory, Outcome};
-use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::fmt;
+use crate::machine::{MachineDocument, Outcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,51 +48,5 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             print_json(&Outcome::of_run(speed, memory), shared)?;
             Ok(ExitCode::SUCCESS)
         }
-    }
-}
-
-/// A Memory, or an object with `memory` and optionally `speed`.
-struct MachineDocument {
-    speed: Option<i64>,
-    memory: Memory,
-}
-
-impl<'de> Deserialize<'de> for MachineDocument {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(MachineDocumentVisitor)
-    }
-}
-
-struct MachineDocumentVisitor;
-
-impl<'de> Visitor<'de> for MachineDocumentVisitor {
-    type Value = MachineDocument;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a Memory (a list of registers) or an object with \"speed\" and \"memory\"")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<MachineDocument, A::Error> {
-        let memory = Memory::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-        Ok(MachineDocument {
-            speed: None,
-            memory,
-        })
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MachineDocument, A::Error> {
-        let mut speed = None;
-        let mut memory = None;
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
-                "speed" => speed = Some(map.next_value()?),
-                "memory" => memory = Some(map.next_value()?),
-                _ => {
-                    map.next_value::<de::IgnoredAny>()?;
-                }
-            }
-        }
-        let memory = memory.ok_or_else(|| de::Error::missing_field("memory"))?;
-        Ok(MachineDocument { speed, memory })
     }
 }

@@ -6,12 +6,14 @@
 //! stops the machine. Any error ends the run, and a robot whose run ended in
 //! an error has every register wiped to Nil ([`run_machine`]).
 
+mod document;
 mod error;
 mod instruction;
 mod outcome;
 mod register;
 mod run;
 
+pub use document::MachineDocument;
 pub use error::MachineError;
 pub use instruction::Instruction;
 pub use outcome::Outcome;

@@ -17,6 +17,7 @@
 
 mod cursor;
 mod equality;
+pub mod json;
 mod node;
 mod serde;
 mod table;

@@ -101,3 +101,44 @@ fn list_helpers() {
     assert_eq!(t.at_path(&[true, false]), Some(&Tree::unit()));
     assert_eq!(t.at_path(&[false, false]), None);
 }
+
+#[test]
+fn json_documents_in_both_forms() {
+    // A tree of 2^40 conses in 41 nodes, beside a small one.
+    let mut tower = bits("100");
+    for _ in 0..40 {
+        tower = Tree::cons(tower.clone(), tower);
+    }
+    let small = bits("11000");
+    let write = |value: &Vec<Tree>, shared| {
+        let mut out = Vec::new();
+        json::to_writer(&mut out, value, shared).map(|()| String::from_utf8(out).unwrap())
+    };
+    let shared = write(&vec![tower.clone(), small.clone()], true).unwrap();
+    assert!(shared.starts_with(r#"{"format":"constree-shared","version":1,"nodes":"#));
+    assert!(shared.len() < 1000, "{shared}");
+    assert_eq!(
+        json::from_str::<Vec<Tree>>(&shared).unwrap(),
+        [tower.clone(), small.clone()]
+    );
+    // The plain form: the small tree as text, the tower refused.
+    assert_eq!(write(&vec![small.clone()], false).unwrap(), r#"["11000"]"#);
+    assert!(write(&vec![tower], false).is_err());
+    assert_eq!(
+        json::from_str::<Vec<Tree>>(r#"["11000"]"#).unwrap(),
+        [small]
+    );
+    // Node numbers only in the shared form; other versions refused.
+    assert!(json::from_str::<Vec<Tree>>("[1]").is_err());
+    let version_2 = shared.replace(r#""version":1"#, r#""version":2"#);
+    assert_eq!(
+        json::from_str::<Vec<Tree>>(&version_2).unwrap_err(),
+        "shared form version 2 (this constree reads version 1)"
+    );
+    let past_the_end = r#"{"format":"constree-shared","version":1,"nodes":[],"value":[1]}"#;
+    let error = json::from_str::<Vec<Tree>>(past_the_end).unwrap_err();
+    assert!(
+        error.starts_with("in \"value\": node 1 is not in the node table"),
+        "{error}"
+    );
+}

@@ -12,6 +12,7 @@
 pub mod action;
 pub mod command;
 pub mod direction;
+pub mod document;
 pub mod game;
 pub mod grid;
 pub mod item;
@@ -23,6 +24,7 @@ pub mod update;
 pub use action::{Action, Indices};
 pub use command::Command;
 pub use direction::Direction;
+pub use document::WorldDocument;
 pub use game::GameConfig;
 pub use grid::{Cell, Position, Shape, Square, World, WorldError};
 pub use item::{Color, Frame, Item, Processor};

@@ -1,0 +1,80 @@
+//! JSON documents holding trees, in the plain form (every tree its
+//! preorder text) or the shared form (every tree the number of a node of
+//! one table, see [`super::write_shared`]):
+//!
+//! ```json
+//! {"format": "constree-shared", "version": 1, "nodes": [[0, 0], ...], "value": ...}
+//! ```
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+
+/// The `format` of a document in the shared form.
+pub const SHARED_FORMAT: &str = "constree-shared";
+
+/// The version of the shared form this constree reads and writes.
+pub const SHARED_VERSION: u32 = 1;
+
+/// A document in the shared form: every tree in `value` is the number of a
+/// node of `nodes` (as in images), so shared subtrees are written once.
+#[derive(Serialize, Deserialize)]
+struct SharedDocument<V> {
+    format: String,
+    version: u32,
+    nodes: Vec<(u64, u64)>,
+    value: V,
+}
+
+/// Just the `format` field of a document, if it has one.
+#[derive(Deserialize)]
+struct FormatProbe {
+    format: Option<String>,
+}
+
+/// Reads a JSON document in the plain form or the shared form (told apart
+/// by a `format` field of `"constree-shared"`). The error says what is
+/// wrong and where (line and column, the node table, or `value`), without
+/// naming the file.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    let shared = serde_json::from_str::<FormatProbe>(text)
+        .is_ok_and(|p| p.format.as_deref() == Some(SHARED_FORMAT));
+    if !shared {
+        return serde_json::from_str(text).map_err(|e| e.to_string());
+    }
+    let document: SharedDocument<serde_json::Value> =
+        serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if document.version != SHARED_VERSION {
+        return Err(format!(
+            "shared form version {} (this constree reads version {SHARED_VERSION})",
+            document.version
+        ));
+    }
+    super::read_shared(&document.nodes, || serde_json::from_value(document.value))
+        .map_err(|e| format!("bad node table: {e}"))?
+        .map_err(|e| format!("in \"value\": {e}"))
+}
+
+/// Writes a value as compact JSON to `writer`, in the plain form or, with
+/// `shared`, in the shared form. A tree whose preorder text would pass
+/// [`super::max_text`] is an error in the plain form (see the [`Tree`]'s
+/// `Serialize`).
+///
+/// [`Tree`]: super::Tree
+pub fn to_writer<T: Serialize, W: Write>(
+    writer: W,
+    value: &T,
+    shared: bool,
+) -> serde_json::Result<()> {
+    if !shared {
+        return serde_json::to_writer(writer, value);
+    }
+    let (value, nodes) = super::write_shared(|| serde_json::to_value(value));
+    let document = SharedDocument {
+        format: SHARED_FORMAT.to_string(),
+        version: SHARED_VERSION,
+        nodes,
+        value: value?,
+    };
+    serde_json::to_writer(writer, &document)
+}
