@@ -183,3 +183,41 @@ fn exec_shows_the_registers_asked_for() {
     let err = cli_common::failure_of(&["exec", cli_common::arg(&count), "--show", "dst,nosuch"]);
     assert!(err.contains("--show: no register `nosuch`"), "{err}");
 }
+
+#[test]
+fn exec_reads_registers_as_the_types_given() {
+    let count = cli_common::example("count.cta");
+    let run = |show: &str| {
+        stdout_of(&[
+            "exec",
+            cli_common::arg(&count),
+            "--speed",
+            "30",
+            "--show",
+            show,
+        ])
+    };
+    // Commas inside a type do not separate registers; --show may repeat.
+    let out = run("dst:[(bool, int)],item:int");
+    let shown: Vec<&str> = out.lines().filter(|l| l.starts_with('r')).collect();
+    assert_eq!(shown.len(), 2, "{out}");
+    // 5, 4, ... are bit lists: 5 = [true, false, true] reads as (true, 2).
+    assert!(
+        shown[0].ends_with("[(true, 2), (false, 2), (true, 1), (false, 1), (true, 0)]"),
+        "{out}"
+    );
+    assert!(shown[1].ends_with(" 5"), "{out}");
+    // A type that does not fit names the part, and the run still shows.
+    let out = run("dst:[dir],main:[dir]");
+    assert!(out.contains("[SW, S, SE, E, NE]"), "{out}");
+    assert!(
+        out.contains("<main.0 is not a direction (an Int 0..7): it is `"),
+        "{out}"
+    );
+    // A type that does not parse is an error before anything runs.
+    let err = cli_common::failure_of(&["exec", cli_common::arg(&count), "--show", "dst:[int"]);
+    assert!(
+        err.contains("--show dst:[int: in the type `[int`, at column 5: expected `]`"),
+        "{err}"
+    );
+}

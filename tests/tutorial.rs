@@ -2,7 +2,8 @@
 //! `docs/tutorial/`, and its commands, run with the built binary from a
 //! copy of those files (the tutorial's edits applied as it makes them),
 //! print exactly what it shows. So are the examples of `README.md`,
-//! `docs/language.md` and `docs/debugger.md`, run in the repository.
+//! `docs/language.md`, `docs/debugger.md` and `docs/games.md`, run in the
+//! repository.
 //!
 //! The page's blocks:
 //! - ```` ```LANG file=PATH ```` lists a file: it must equal PATH in the
@@ -212,7 +213,7 @@ fn the_tutorial_shows_what_constree_does() {
 }
 
 #[test]
-fn the_readme_the_language_and_the_debugger_pages_show_what_constree_does() {
+fn the_readme_the_language_debugger_and_games_pages_show_what_constree_does() {
     // These pages change nothing: their commands run in the repository.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (listings, _, runs) = check_page("README.md", root);
@@ -224,6 +225,8 @@ fn the_readme_the_language_and_the_debugger_pages_show_what_constree_does() {
     assert!(programs >= 1, "docs/language.md: {programs} programs");
     let (_, _, runs) = check_page("docs/debugger.md", root);
     assert!(runs >= 4, "docs/debugger.md: {runs} commands");
+    let (_, _, runs) = check_page("docs/games.md", root);
+    assert!(runs >= 1, "docs/games.md: {runs} commands");
 }
 
 #[test]

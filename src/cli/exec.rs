@@ -3,6 +3,7 @@
 use super::Failure;
 use super::asm::{StdlibOption, load_program};
 use crate::asm::{parse_literal, show};
+use crate::debugger::view::{ValueType, ViewContext, show_as};
 use crate::machine::run_machine;
 use crate::world::robot::{INPUT, OUTPUT};
 use std::path::PathBuf;
@@ -24,8 +25,10 @@ pub struct ExecArgs {
     #[arg(long, default_value_t = 1)]
     steps: u64,
     /// Show only these registers at the end (names or numbers, separated
-    /// by commas); all of them without it.
-    #[arg(long, value_name = "REGISTERS", value_delimiter = ',')]
+    /// by commas); all of them without it. `NAME:TYPE` reads a register
+    /// as a value of TYPE (`moves:[((int, int), dir)]`; types: int bool
+    /// dir command instr tree [T] (T1, T2, ...) maybe T).
+    #[arg(long, value_name = "REGISTERS")]
     show: Vec<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
@@ -38,6 +41,7 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         None => None,
     };
     let shown = registers_to_show(&args.show, &image)?;
+    let register_names: Vec<String> = image.registers.iter().map(|r| r.name.clone()).collect();
     let mut memory = image.memory();
     for step in 1..=args.steps {
         // As the engine does: read and clear the output, write the input, run.
@@ -60,39 +64,66 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         }
     }
     println!();
+    let ctx = ViewContext {
+        image: Some(&image),
+        register_names: &register_names,
+        input_limit: memory.get(INPUT).map(|r| r.limit),
+    };
     for (i, r) in memory.iter().enumerate() {
-        if shown.as_ref().is_some_and(|s| !s.contains(&i)) {
-            continue;
-        }
+        let ty = match &shown {
+            None => None,
+            Some(shown) => match shown.iter().find(|(k, _)| *k == i) {
+                Some((_, ty)) => ty.as_ref(),
+                None => continue,
+            },
+        };
         let name = image.registers.get(i).map_or("", |r| r.name.as_str());
         let is_code = image.source_map.registers.iter().any(|m| m.register == i);
-        let shown = match show::code(&r.contents) {
-            Some(instrs) if is_code => format!(
+        let shown = match (ty, show::code(&r.contents)) {
+            (Some(ty), _) => {
+                let label = if name.is_empty() {
+                    format!("r{i}")
+                } else {
+                    name.to_string()
+                };
+                show_as(&r.contents, ty, &label, &ctx).unwrap_or_else(|e| format!("<{e}>"))
+            }
+            (None, Some(instrs)) if is_code => format!(
                 "code, {} instruction{}",
                 instrs.len(),
                 if instrs.len() == 1 { "" } else { "s" }
             ),
-            _ => show::guess(&r.contents, 120),
+            (None, _) => show::guess(&r.contents, 120),
         };
         println!("r{i:<3} {name:<16} size {:<8} {shown}", r.contents.size());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The register numbers `--show` names (by name or number), or `None` for
-/// every register.
+/// A register `--show` names, and the type to read it as if one is given.
+type Shown = (usize, Option<ValueType>);
+
+/// The registers `--show` names (by name or number), each with the type
+/// to read it as if one is given, or `None` for every register.
 fn registers_to_show(
-    names: &[String],
+    arguments: &[String],
     image: &crate::image::Image,
-) -> Result<Option<Vec<usize>>, Failure> {
-    if names.is_empty() {
+) -> Result<Option<Vec<Shown>>, Failure> {
+    if arguments.is_empty() {
         return Ok(None);
     }
-    names
+    arguments
         .iter()
-        .map(|n| {
-            let n = n.trim();
-            image
+        .flat_map(|a| top_level_items(a))
+        .map(|entry| {
+            let (n, ty) = match entry.split_once(':') {
+                Some((n, ty)) => (
+                    n.trim(),
+                    Some(ValueType::parse(ty).map_err(|e| Failure(format!("--show {entry}: {e}")))?),
+                ),
+                None => (entry.trim(), None),
+            };
+            let index = image
                 .register(n)
                 .or_else(|| n.parse().ok().filter(|&i: &usize| i < image.registers.len()))
                 .ok_or_else(|| {
@@ -100,8 +131,28 @@ fn registers_to_show(
                         "--show: no register `{n}` (the program has {} registers; `constree asm FILE --listing` lists them)",
                         image.registers.len()
                     ))
-                })
+                })?;
+            Ok((index, ty))
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
+}
+
+/// `a, b:[(int, int)], c` split at the commas outside brackets.
+fn top_level_items(text: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&text[start..]);
+    items
 }

@@ -51,7 +51,8 @@ enum Command {
     /// Run one program's machine outside any world, step by step.
     #[command(after_help = "Examples:
   constree exec examples/walker.cta --speed 20 --steps 3
-  constree exec examples/echo.cta --input \"[S, W]\" --steps 2")]
+  constree exec examples/echo.cta --input \"[S, W]\" --steps 2
+  constree exec examples/count.cta --speed 30 --show 'dst:[dir],item'   # dst read as a list of directions")]
     Exec(exec::ExecArgs),
     /// Play a scenario (or the built-in game) and show the world and scores.
     #[command(after_help = "Examples:

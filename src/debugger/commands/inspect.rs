@@ -2,20 +2,36 @@
 //! the world, robots, items and scores, `focus` and `set`.
 
 use super::super::Debugger;
-use super::super::view::{self, Format, RegisterRef, ViewContext};
+use super::super::view::{self, Format, RegisterRef, ValueType, ViewContext};
 use crate::scenario::game::scores;
+
+/// How `print` and `display` show a value: in a format, or read as a type.
+enum Reading {
+    /// `/auto`, `/list`, ...
+    Format(Format),
+    /// `: [(int, dir)]`.
+    As(ValueType),
+}
 
 /// Source lines shown around the current one by `list`.
 const LIST_CONTEXT: u32 = 5;
 
 impl Debugger {
-    /// Splits `EXPR [/FMT]` (the format may come first too).
-    fn expression(args: &str) -> Result<(String, Format), String> {
-        let mut format = Format::Auto;
+    /// Splits `EXPR [/FMT]` (the format may come first too) or
+    /// `EXPR : TYPE`.
+    fn expression(args: &str) -> Result<(String, Reading), String> {
+        let (args, reading) = match args.split_once(':') {
+            Some((expr, ty)) => (expr, Reading::As(ValueType::parse(ty)?)),
+            None => (args, Reading::Format(Format::Auto)),
+        };
+        let mut reading = reading;
         let mut expr = Vec::new();
         for word in args.split_whitespace() {
             if word.starts_with('/') {
-                format = Format::parse(word)?;
+                if let Reading::As(_) = reading {
+                    return Err("give a format (`/list`) or a type (`: [int]`), not both".into());
+                }
+                reading = Reading::Format(Format::parse(word)?);
             } else {
                 expr.push(word);
             }
@@ -23,11 +39,11 @@ impl Debugger {
         if expr.is_empty() {
             return Err("print what? a register or a path into it (`in.1.0`)".into());
         }
-        Ok((expr.join(""), format))
+        Ok((expr.join(""), reading))
     }
 
     /// The value of an expression, shown.
-    fn evaluate(&self, expr: &str, format: Format) -> Result<String, String> {
+    fn evaluate(&self, expr: &str, reading: &Reading) -> Result<String, String> {
         let robot = self.session.focused().ok_or("no robot in focus")?;
         let names = self.register_names();
         let path = view::parse_path(expr, &names)?;
@@ -48,12 +64,15 @@ impl Debugger {
             register_names: &names,
             input_limit: robot.memory.get(1).map(|r| r.limit),
         };
-        view::show(&tree, format, &ctx)
+        match reading {
+            Reading::Format(format) => view::show(&tree, *format, &ctx),
+            Reading::As(ty) => view::show_as(&tree, ty, expr, &ctx),
+        }
     }
 
     pub(crate) fn print(&self, args: &str) -> Result<String, String> {
-        let (expr, format) = Self::expression(args)?;
-        let shown = self.evaluate(&expr, format)?;
+        let (expr, reading) = Self::expression(args)?;
+        let shown = self.evaluate(&expr, &reading)?;
         Ok(if shown.contains('\n') {
             format!("{expr} =\n{shown}")
         } else {
@@ -62,17 +81,18 @@ impl Debugger {
     }
 
     pub(crate) fn display(&mut self, args: &str) -> Result<String, String> {
-        let (expr, format) = Self::expression(args)?;
+        let (expr, reading) = Self::expression(args)?;
         // The expression must name something; its value may not read in
         // the format yet (`out /command` while `out` is Nil).
-        self.evaluate(&expr, Format::Auto)?;
+        self.evaluate(&expr, &Reading::Format(Format::Auto))?;
         let shown = self
-            .evaluate(&expr, format)
+            .evaluate(&expr, &reading)
             .unwrap_or_else(|e| format!("<{e}>"));
         let id = self.new_id();
-        let spec = match format {
-            Format::Auto => expr.clone(),
-            f => format!("{expr} {f}"),
+        let spec = match &reading {
+            Reading::Format(Format::Auto) => expr.clone(),
+            Reading::Format(f) => format!("{expr} {f}"),
+            Reading::As(ty) => format!("{expr} : {ty}"),
         };
         let line = format!("{id}: {spec} = {shown}");
         self.displays.push((id, spec));
@@ -103,7 +123,7 @@ impl Debugger {
             .iter()
             .map(|(id, spec)| {
                 let shown = Self::expression(spec)
-                    .and_then(|(expr, format)| self.evaluate(&expr, format))
+                    .and_then(|(expr, reading)| self.evaluate(&expr, &reading))
                     .unwrap_or_else(|e| format!("<{e}>"));
                 format!("{id}: {spec} = {shown}")
             })

@@ -45,8 +45,8 @@ commands! {
     "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
     "watch" ["w"] "REG" "Stop when a register's value changes (by the machine, or by the engine at a step's start).";
     "delete" ["d"] "[ID...]" "Delete breakpoints and watchpoints (all without IDs).";
-    "print" ["p"] "EXPR [/FMT]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input.";
-    "display" [] "EXPR [/FMT]" "Print EXPR after every stop.";
+    "print" ["p"] "EXPR [/FMT | : TYPE]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`.";
+    "display" [] "EXPR [/FMT | : TYPE]" "Print EXPR after every stop.";
     "undisplay" [] "[ID...]" "Stop displaying (all without IDs).";
     "info" ["i"] "registers | breakpoints | display | robot | frame" "Registers (name, index, limit, size, a decoded guess), breakpoints, displays, the focused robot, where the machine is.";
     "list" ["l"] "[LINE | FILE:LINE | LABEL]" "Show the source around the current instruction (or a place); `>` marks the current line.";

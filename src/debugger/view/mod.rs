@@ -15,8 +15,10 @@
 mod input;
 mod instructions;
 mod path;
+mod typed;
 
 pub use path::{Path, RegisterRef, Step, follow, parse_path};
+pub use typed::{ValueType, show_as};
 
 use crate::asm::show;
 use crate::encoding::{Decode, Encode};
