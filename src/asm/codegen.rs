@@ -341,21 +341,35 @@ impl Generator<'_> {
 
     fn lints(&mut self) {
         let resolved = self.resolved;
-        // Unreachable blocks of the main file.
+        // Unreachable blocks of the main file. A block that a macro's
+        // expansion starts (its labels are the macro's own) is the user's
+        // business only when the block the macro was written in is reached:
+        // then it is shown with the expansion it came from.
+        let mut written_in_reached = true;
         for (b, block) in resolved.blocks.iter().enumerate() {
-            if !self.layout.reachable[b]
-                && resolved.main_sections[block.section]
-                && !block.instrs.is_empty()
-            {
-                let d = Diagnostic::warning(
-                    "W0701",
-                    block.span,
-                    format!("block `{}` is never reached", block_name(block, b)),
-                )
-                .label("no jump leads here, and the code before it never falls through")
-                .note("it is left out of the image");
-                self.diagnostics.push(d);
+            let from_macro =
+                !block.labels.is_empty() && block.labels.iter().all(|l| l.text.contains('@'));
+            if !from_macro {
+                written_in_reached = self.layout.reachable[b];
             }
+            if self.layout.reachable[b]
+                || !resolved.main_sections[block.section]
+                || block.instrs.is_empty()
+                || (from_macro && !written_in_reached)
+            {
+                continue;
+            }
+            let mut d = Diagnostic::warning(
+                "W0701",
+                block.span,
+                format!("block `{}` is never reached", block_name(block, b)),
+            )
+            .label("no jump leads here, and the code before it never falls through")
+            .note("it is left out of the image");
+            if from_macro {
+                d = d.expanded_from(&block.instrs[0].chain.sites());
+            }
+            self.diagnostics.push(d);
         }
         let mut written = vec![false; resolved.registers.len()];
         let mut read: Vec<Option<Span>> = vec![None; resolved.registers.len()];

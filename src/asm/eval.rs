@@ -169,6 +169,38 @@ pub fn is_builtin_name(name: &str) -> bool {
     builtin_name(name).is_some()
 }
 
+/// The names with a fixed meaning (directions, colours, `true`, `Pass`,
+/// ...) and the constructors that take arguments (`Move`, `Lift`, ...):
+/// candidates for "did you mean".
+pub fn builtin_names() -> Vec<String> {
+    let values = [
+        "true", "false", "nil", "none", "Pass", "Shield", "Created", "Passed", "Invalid",
+    ];
+    let constructors = [
+        "Move",
+        "Lift",
+        "Drop",
+        "Inspect",
+        "Destroy",
+        "Build",
+        "Cargo",
+        "Frame",
+        "Processor",
+        "Register",
+        "FramePart",
+        "ProcessorPart",
+        "RegisterPart",
+        "Robot",
+        "some",
+    ];
+    Direction::ALL
+        .iter()
+        .map(|d| d.name().to_string())
+        .chain(Color::ALL.iter().map(|c| format!("{c:?}")))
+        .chain(values.iter().chain(&constructors).map(|s| s.to_string()))
+        .collect()
+}
+
 /// Names with a fixed meaning.
 fn builtin_name(name: &str) -> Option<Value> {
     if let Some(d) = Direction::ALL.iter().find(|d| d.name() == name) {
@@ -288,6 +320,15 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
         );
     }
     let d = Diagnostic::error("E0406", span, format!("unknown name `{name}`")).label("not defined");
+    let builtins = builtin_names();
+    let known = env.consts.keys().chain(&builtins).map(String::as_str);
+    let d = match crate::asm::suggest::nearest(name, known) {
+        Some(s) if Direction::ALL.iter().any(|d| d.name() == s) => d.help(format!(
+            "did you mean `{s}`? directions are N, NE, E, SE, S, SW, W, NW (capitals)"
+        )),
+        Some(s) => d.help(format!("did you mean `{s}`?")),
+        None => d,
+    };
     Err(if env.registers.is_none() {
         d.note("while expanding (in `if` conditions), only constants defined above are known")
     } else {

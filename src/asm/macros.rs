@@ -130,6 +130,9 @@ pub struct Expansion {
     pub consts: HashMap<String, (Expr, Span)>,
     /// Diagnostics.
     pub diagnostics: Vec<Diagnostic>,
+    /// The names of the macros defined (in the program and the modules it
+    /// uses), sorted: for "did you mean".
+    pub macro_names: Vec<String>,
 }
 
 /// What the expander is inside of.
@@ -197,6 +200,9 @@ pub fn expand(loader: &dyn Loader, main: SourceFile) -> Expansion {
             items,
         },
     );
+    let mut names: Vec<String> = expander.macros.keys().cloned().collect();
+    names.sort();
+    expander.out.macro_names = names;
     expander.out
 }
 

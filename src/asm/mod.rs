@@ -26,6 +26,7 @@ pub mod parser;
 pub mod resolve;
 pub mod show;
 pub mod source;
+pub mod suggest;
 
 use crate::image::Image;
 use crate::machine::Memory;

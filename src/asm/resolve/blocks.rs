@@ -157,6 +157,40 @@ impl Resolver<'_> {
         b
     }
 
+    /// E0508 for a statement that is neither an instruction nor a macro,
+    /// with help: the instruction or macro it looks like, the missing colon
+    /// of a label (a name alone on its line), or where macros come from.
+    fn unknown_op(&self, name: &Name, alone: bool) -> Diagnostic {
+        let d = Diagnostic::error(
+            "E0508",
+            name.span,
+            format!("unknown instruction or macro `{}`", name.text),
+        )
+        .label("not an instruction, and no macro has this name");
+        let mnemonics = ["nilify", "construct", "deconstruct", "copyifnil"];
+        let macros = self.expansion.macro_names.iter().map(String::as_str);
+        if let Some(s) = crate::asm::suggest::nearest(&name.text, macros.chain(mnemonics)) {
+            let case = if s.eq_ignore_ascii_case(&name.text) && !mnemonics.contains(&s) {
+                " (macro names are case-sensitive)"
+            } else {
+                ""
+            };
+            return d.help(format!("did you mean `{s}`?{case}"));
+        }
+        if alone {
+            return d.help(format!(
+                "a label is written with a colon: `{}:`; otherwise, the instructions are nilify, construct, deconstruct and copyifnil, and macros come from the file or the modules it `use`s",
+                name.text
+            ));
+        }
+        if self.expansion.macro_names.iter().any(|m| m == "mov") {
+            return d.help(
+                "the instructions are nilify, construct, deconstruct and copyifnil; macros come from this file and the modules it `use`s (docs/stdlib.md lists the standard library's)",
+            );
+        }
+        d
+    }
+
     /// An instruction whose operands are filled in later; checks the
     /// mnemonic and the operand count.
     fn placeholder_instr(&mut self, item: &Item) -> Option<Instr> {
@@ -164,13 +198,9 @@ impl Resolver<'_> {
             return None;
         };
         let Some(op) = Opcode::parse(&name.text) else {
-            let d = Diagnostic::error(
-                "E0508",
-                name.span,
-                format!("unknown instruction or macro `{}`", name.text),
-            )
-            .label("not an instruction, and no macro has this name")
-            .expanded_from(&item.chain.sites());
+            let d = self
+                .unknown_op(name, args.is_empty())
+                .expanded_from(&item.chain.sites());
             self.diagnostics.push(d);
             return None;
         };

@@ -40,17 +40,7 @@ impl Resolver<'_> {
                 Some((Symbol::Const, _)) => self.constant(e, chain),
                 None if crate::asm::eval::is_builtin_name(n) => self.constant(e, chain),
                 None => {
-                    let d = Diagnostic::error(
-                        "E0512",
-                        e.span,
-                        format!("unknown register or label `{}`", display(n)),
-                    )
-                    .label("not defined")
-                    .expanded_from(&chain.sites());
-                    let d = match self.similar(n) {
-                        Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None => d,
-                    };
+                    let d = self.unknown_operand(n, e.span, chain);
                     self.diagnostics.push(d);
                     None
                 }
@@ -60,17 +50,48 @@ impl Resolver<'_> {
         }
     }
 
-    /// A defined name that looks like `name`.
+    /// E0512 for an operand that names nothing, with the most useful help:
+    /// how to write a constructor given without its arguments, a name that
+    /// looks like it, or the line that lacks its label's colon.
+    fn unknown_operand(&self, n: &str, span: Span, chain: &Chain) -> Diagnostic {
+        let d = Diagnostic::error(
+            "E0512",
+            span,
+            format!("unknown register or label `{}`", display(n)),
+        )
+        .label("not defined")
+        .expanded_from(&chain.sites());
+        if let Some(usage) = crate::asm::eval::usage(n) {
+            return d.help(format!("`{n}` needs its arguments: {usage}"));
+        }
+        if let Some(s) = self.similar(n) {
+            return d.help(format!("did you mean `{s}`?"));
+        }
+        match self.bare_line(n) {
+            Some(line) => d.help(format!(
+                "a label is written with a colon: `{n}` alone on line {line} should be `{n}:`"
+            )),
+            None => d,
+        }
+    }
+
+    /// A defined name, or a built-in value, that looks like `name`.
     fn similar(&self, name: &str) -> Option<String> {
-        let mut candidates: Vec<(usize, &String)> = self
-            .names
-            .keys()
-            .filter(|c| !c.contains('@'))
-            .map(|c| (edit_distance(name, c), c))
-            .filter(|(d, _)| *d <= 2.max(name.len() / 4) && *d < name.len())
-            .collect();
-        candidates.sort();
-        candidates.first().map(|(_, s)| (*s).clone())
+        let builtins = crate::asm::eval::builtin_names();
+        let defined = self.names.keys().filter(|c| !c.contains('@'));
+        crate::asm::suggest::nearest(name, defined.chain(&builtins).map(String::as_str))
+            .map(str::to_string)
+    }
+
+    /// The line (1-based) of a statement that is `name` alone, as a label
+    /// written without its colon would be, in the file of the main section.
+    fn bare_line(&self, name: &str) -> Option<usize> {
+        let section = self.expansion.sections.iter().find(|s| s.main)?;
+        let item = section.items.iter().find(|item| {
+            matches!(&item.stmt, Stmt::Op { name: op, args } if args.is_empty() && op.text == name)
+        })?;
+        let file = self.expansion.sources.get(item.span.file);
+        Some(file.line_col(item.span.start as usize).0)
     }
 
     /// The constant register holding the value of `e`.
@@ -183,13 +204,7 @@ impl Resolver<'_> {
             }
         }
         for (n, span, chain) in unknown {
-            let d = Diagnostic::error(
-                "E0512",
-                span,
-                format!("unknown register or label `{}`", display(&n)),
-            )
-            .label("not defined")
-            .expanded_from(&chain.sites());
+            let d = self.unknown_operand(&n, span, &chain);
             self.diagnostics.push(d);
         }
     }
