@@ -291,11 +291,35 @@ impl Reader<'_> {
                 None => self.push("none"),
                 Some((tag, x)) if tag.is_nil() => {
                     self.push("some ")?;
-                    self.within(Step::Back, x, inner)
+                    self.argument(|reader| reader.within(Step::Back, x, inner))
                 }
                 Some(_) => Err(Self::mismatch("a maybe (Nil, or Cons Nil x)", tree)),
             },
         }
+    }
+
+    /// Reads a constructor's argument, in parentheses when its text is an
+    /// application or a negative number (`some (Move N)`, `some (-3)`), as
+    /// the language needs it.
+    fn argument(&mut self, read: impl FnOnce(&mut Self) -> Result<(), Stop>) -> Result<(), Stop> {
+        let start = self.out.len();
+        read(self)?;
+        let text = &self.out[start..];
+        let mut depth = 0i32;
+        let spaced = text.chars().any(|c| {
+            match c {
+                '[' | '(' => depth += 1,
+                ']' | ')' => depth -= 1,
+                _ => {}
+            }
+            c == ' ' && depth == 0
+        });
+        if spaced || text.starts_with('-') {
+            self.out.insert(start, '(');
+            self.chars += 1;
+            self.push(")")?;
+        }
+        Ok(())
     }
 
     /// Reads `tree` as `ty` one step further down the path.
