@@ -3,6 +3,8 @@
 //! to the same tree; any text as a type and any tree under any type give an
 //! answer or an error, never a panic.
 
+// Only the tree and direction strategies are used here.
+#[allow(dead_code)]
 mod strategies;
 
 use constree::asm::parse_literal;
