@@ -121,6 +121,15 @@ mod library {
         }
     }
 
+    /// A lone program in a 5 x 5 world, as `constree debug FILE.cta` plays it.
+    fn load_program(path: &str) -> Scenario {
+        let text = format!(
+            "steps = 100\n[world]\nsize = [5, 5]\n[[robot]]\nname = \"bot\"\nat = [2, 2]\nspeed = 1000\nprogram = {:?}\n",
+            root().join(path).display().to_string()
+        );
+        Scenario::from_text_in("lone.toml", &text, Path::new(""), None).unwrap()
+    }
+
     fn state(d: &Debugger) -> (Pos, World) {
         (d.session.pos(), d.session.world().clone())
     }
@@ -165,6 +174,143 @@ mod library {
         assert_eq!(d.session.pos(), Pos { step: 2, tick: 199 });
         run(&mut d, "stepi");
         assert_eq!(state(&d), done);
+    }
+
+    /// A debugger on the tutorial's game, focused on its robot.
+    fn haul() -> Debugger {
+        debugger_on(load("docs/tutorial/haul.toml"))
+    }
+
+    /// The source line shown for the focused machine's next instruction:
+    /// `FILE:LINE`.
+    fn shown_line(d: &Debugger) -> String {
+        let program = d.program().unwrap();
+        let prog = &d.session.focused().unwrap().memory[0].contents;
+        let (file, line) = program.outer_line(prog).unwrap();
+        format!("{}:{line}", program.file_name(file))
+    }
+
+    /// Asserts the line shown ends with `line` (`FILE:LINE`).
+    #[track_caller]
+    fn assert_at(d: &Debugger, line: &str) {
+        let shown = shown_line(d);
+        assert!(shown.ends_with(line), "at {shown}, not {line}");
+    }
+
+    #[test]
+    fn next_over_a_call_stops_back_in_the_caller() {
+        let mut d = haul();
+        run(&mut d, "break hauler.cta:14");
+        run(&mut d, "continue");
+        run(&mut d, "next");
+        assert_at(&d, "docs/tutorial/hauler.cta:15");
+        // Also over a recursive routine's call.
+        let mut d = debugger_on(load_program("examples/calls.cta"));
+        run(&mut d, "break calls.cta:50");
+        run(&mut d, "continue");
+        run(&mut d, "next");
+        assert_at(&d, "examples/calls.cta:51");
+    }
+
+    #[test]
+    fn a_breakpoint_on_a_spinning_line_stops_when_control_arrives() {
+        let mut d = haul();
+        run(&mut d, "break walk");
+        let stops: Vec<Pos> = (0..3)
+            .map(|_| {
+                run(&mut d, "continue");
+                d.session.pos()
+            })
+            .collect();
+        // At the start, then after `jmp walk` in step 1, then in step 2:
+        // never while `wait_step` spins on the line.
+        assert_eq!(stops[0], Pos { step: 1, tick: 0 });
+        assert_eq!(stops[1].step, 1);
+        assert_eq!(stops[2].step, 2, "{stops:?}");
+        assert_eq!(stops[2].tick, stops[1].tick);
+        run(&mut d, "reverse-continue");
+        assert_eq!(d.session.pos(), stops[1]);
+        // After a whole game step, the spin does not count as an arrival.
+        run(&mut d, "gstep");
+        run(&mut d, "continue");
+        assert_eq!(
+            d.session.pos(),
+            Pos {
+                step: 2,
+                ..stops[1]
+            }
+        );
+    }
+
+    #[test]
+    fn next_and_step_get_off_a_spinning_line() {
+        for command in ["next", "step"] {
+            let mut d = haul();
+            run(&mut d, "break walk");
+            run(&mut d, "continue");
+            run(&mut d, "continue");
+            run(&mut d, command);
+            assert_at(&d, "docs/tutorial/hauler.cta:14");
+            assert_eq!(d.session.pos().step, 2, "{command}");
+        }
+    }
+
+    #[test]
+    fn step_and_reverse_step_move_by_the_lines_shown() {
+        let mut d = haul();
+        run(&mut d, "break hauler.cta:14");
+        run(&mut d, "continue");
+        // The `call` runs whole: its two instructions are one line.
+        run(&mut d, "step");
+        assert_at(&d, "std/input.cta:94");
+        run(&mut d, "delete");
+        run(&mut d, "break hauler.cta:17");
+        run(&mut d, "continue");
+        // Back over the call: to the start of the routine's last line, its
+        // `ret`, not its middle.
+        let out = run(&mut d, "reverse-step");
+        assert_at(&d, "std/input.cta:532");
+        assert!(out.contains("`deconstruct stack, link, stack`"), "{out}");
+        run(&mut d, "reverse-step");
+        assert_at(&d, "std/input.cta:531");
+    }
+
+    #[test]
+    fn the_profile_gives_ticks_to_the_label_that_holds_them() {
+        let mut d = haul();
+        run(&mut d, "gstep 5");
+        let out = run(&mut d, "profile 1");
+        // In step 5 the robot walks home: `grab` (one `mov`) never runs.
+        assert!(out.contains("%  home\n"), "{out}");
+        assert!(!out.contains("grab"), "{out}");
+        assert!(!out.contains("ready."), "{out}");
+    }
+
+    #[test]
+    fn places_inside_macros_are_named_by_the_users_labels() {
+        let mut d = haul();
+        run(&mut d, "watch trail");
+        let out = run(&mut d, "continue");
+        assert!(out.contains("tick 32 of 100: walk+9 `"), "{out}");
+    }
+
+    #[test]
+    fn register_columns_fit_the_longest_name() {
+        let mut d = haul();
+        let out = run(&mut d, "info registers");
+        let header = out.lines().next().unwrap();
+        let end = header.find("size").unwrap() + "size".len();
+        for row in out.lines().skip(1) {
+            assert!(row.as_bytes()[end - 1].is_ascii_digit(), "{out}");
+            assert_eq!(row.as_bytes()[end], b' ', "{out}");
+        }
+    }
+
+    #[test]
+    fn machine_errors_name_the_register() {
+        let mut d = debugger_on(load_program("tests/debugger/faulty.cta"));
+        let out = run(&mut d, "continue");
+        assert!(out.contains("deconstruct of Nil in x (r3)"), "{out}");
     }
 
     /// The engine's worlds: the start, then after each step, computed as

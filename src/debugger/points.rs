@@ -123,16 +123,14 @@ pub struct Watchpoint {
 pub enum Goal {
     /// Nothing else.
     None,
-    /// A different source line (`outer`: the line that invoked the macros),
-    /// in this frame or an outer one when `frame` is given (`next`).
+    /// A different source line, as shown (the line that invoked the
+    /// macros), in this frame or an outer one when `frame` is given
+    /// (`next`).
     Line {
         /// The line the run starts on.
         from: Option<LineKey>,
-        /// Compare the outermost lines (`next`) rather than the innermost.
-        outer: bool,
-        /// The stack register and the nodes of the start's stack and its
-        /// tails: the run stops only when the stack is one of them.
-        frame: Option<(usize, FxHashSet<usize>)>,
+        /// The frame calls made from run whole in.
+        frame: Option<Frame>,
     },
     /// The current call returns: the program register is the return
     /// continuation (this node) and the stack register one of these nodes
@@ -148,6 +146,67 @@ pub enum Goal {
     /// The output register (its index, and the node it holds now) is
     /// written with something other than Nil.
     Output(usize, usize),
+}
+
+/// The frame a `next` runs in: a call made from it runs whole, until
+/// control is back in it.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The stack register.
+    stack: usize,
+    /// The nodes of the frame's stack and its tails: the machine is in the
+    /// frame (or an outer one) when the stack is one of them.
+    tails: FxHashSet<usize>,
+    /// While a call made from the frame runs: the code it returns to. The
+    /// call has returned when the program register is that code again (as
+    /// for `finish`), not when its `ret` has popped the stack.
+    returns_to: Option<usize>,
+}
+
+impl Frame {
+    /// The frame whose stack (register `stack`) is `now`.
+    pub fn new(stack: usize, now: &Tree) -> Frame {
+        Frame {
+            stack,
+            tails: tails(now, true),
+            returns_to: None,
+        }
+    }
+
+    /// Whether control is in this frame or an outer one, before the
+    /// instruction at the front of `prog`; follows the calls made from it.
+    fn holds(&mut self, prog: &Tree, memory: &[Register]) -> bool {
+        let Some(stack) = register(prog, memory, self.stack) else {
+            return true;
+        };
+        if !self.tails.contains(&stack.node_id()) {
+            if self.returns_to.is_none() {
+                self.returns_to = self.continuation(stack);
+            }
+            return false;
+        }
+        match self.returns_to {
+            Some(to) if prog.node_id() != to => false,
+            _ => {
+                self.returns_to = None;
+                true
+            }
+        }
+    }
+
+    /// The code the outermost call on a deeper `stack` returns to: the
+    /// element pushed onto the frame's stack is the code of the call's
+    /// jump, and the call returns to the code after it.
+    fn continuation(&self, stack: &Tree) -> Option<usize> {
+        let mut rest = stack;
+        loop {
+            let back = rest.back()?;
+            if self.tails.contains(&back.node_id()) {
+                return rest.front()?.back().map(Tree::node_id);
+            }
+            rest = back;
+        }
+    }
 }
 
 /// Why the test stopped the run.
@@ -168,19 +227,23 @@ pub struct Probe<'a> {
     watches: Vec<(usize, Tree)>,
     goal: Goal,
     program: Option<&'a Program>,
+    /// The code node of the instruction run before the one checked next.
+    previous: Option<usize>,
     /// Why it stopped.
     pub hit: Option<Hit>,
 }
 
 impl<'a> Probe<'a> {
     /// A probe for the breakpoints and watchpoints given (with the memory
-    /// as it is now, for the watchpoints) and a goal.
+    /// as it is now, for the watchpoints) and a goal; `previous` is the
+    /// code node of the instruction run before the first one checked.
     pub fn new(
         breakpoints: &'a [Breakpoint],
         watches: &[Watchpoint],
         memory: Option<&[Register]>,
         goal: Goal,
         program: Option<&'a Program>,
+        previous: Option<usize>,
     ) -> Probe<'a> {
         let mut breaks: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
         for (i, b) in breakpoints.iter().enumerate() {
@@ -204,13 +267,16 @@ impl<'a> Probe<'a> {
             watches,
             goal,
             program,
+            previous,
             hit: None,
         }
     }
 
     /// The test: whether to stop before the instruction at the front of
-    /// `prog`.
+    /// `prog`. (When it stops, that instruction is the one run before the
+    /// next check: a run goes on by running it unchecked.)
     pub fn check(&mut self, prog: &Tree, memory: &[Register]) -> bool {
+        let previous = self.previous.replace(prog.node_id());
         for (k, (r, last)) in self.watches.iter_mut().enumerate() {
             let Some(now) = register(prog, memory, *r) else {
                 continue;
@@ -223,7 +289,9 @@ impl<'a> Probe<'a> {
                 }
             }
         }
-        if let Some(list) = self.breaks.get(&prog.node_id()) {
+        if let Some(list) = self.breaks.get(&prog.node_id())
+            && self.arrives(prog, previous)
+        {
             for &i in list {
                 let holds = self.breakpoints[i]
                     .condition
@@ -242,23 +310,28 @@ impl<'a> Probe<'a> {
         false
     }
 
+    /// Whether control arrives at `prog` from elsewhere: from another
+    /// source line than its own (as shown), not by a loop confined to that
+    /// line going round again (`wait_step`'s spin).
+    fn arrives(&self, prog: &Tree, previous: Option<usize>) -> bool {
+        let (Some(program), Some(previous)) = (self.program, previous) else {
+            return true;
+        };
+        let line = program.outer_line(prog);
+        line.is_none() || program.line_of(previous) != line
+    }
+
     fn goal_reached(&mut self, prog: &Tree, memory: &[Register]) -> bool {
         match &mut self.goal {
             Goal::None => false,
-            Goal::Line { from, outer, frame } => {
-                if let Some((stack, nodes)) = frame
-                    && !register(prog, memory, *stack).is_some_and(|s| nodes.contains(&s.node_id()))
-                {
+            Goal::Line { from, frame } => {
+                if frame.as_mut().is_some_and(|f| !f.holds(prog, memory)) {
                     return false;
                 }
                 let Some(program) = self.program else {
                     return true;
                 };
-                let line = if *outer {
-                    program.outer_line(prog)
-                } else {
-                    program.line(prog)
-                };
+                let line = program.outer_line(prog);
                 line.is_some() && line != *from
             }
             Goal::Return { stack, tails, to } => {

@@ -12,6 +12,15 @@ use std::rc::Rc;
 /// A source line: file index and line number.
 pub type LineKey = (u32, u32);
 
+/// The line a location is shown at: the outermost one (the line that
+/// invoked the macros).
+pub fn shown(l: &Location) -> LineKey {
+    match l.expansion.last() {
+        Some(site) => (site.file, site.line),
+        None => (l.file, l.line),
+    }
+}
+
 /// A program's symbols and source map, and its source files' text.
 pub struct Program {
     /// The image.
@@ -19,6 +28,12 @@ pub struct Program {
     /// Code node to place; the start state's `prog` last, so that code is
     /// named by the register (and label) it was written in.
     places: rustc_hash::FxHashMap<usize, Place>,
+    /// Code node to its index in the order the code was written: the
+    /// source map's segments in turn, instruction after instruction.
+    order: rustc_hash::FxHashMap<usize, usize>,
+    /// The labels in that order: `(index, file of the line shown for its
+    /// code, index in the image's labels)`, sorted.
+    labels: Vec<(usize, u32, usize)>,
     texts: RefCell<HashMap<u32, Option<Rc<str>>>>,
     /// Built-in files by name (the built-in game's programs).
     builtin: Vec<(String, String)>,
@@ -41,6 +56,8 @@ impl Program {
     pub fn new(image: Rc<Image>, dir: PathBuf, builtin: Vec<(String, String)>) -> Program {
         let mut program = Program {
             places: Default::default(),
+            order: Default::default(),
+            labels: Vec::new(),
             image,
             texts: RefCell::default(),
             builtin,
@@ -51,12 +68,48 @@ impl Program {
             .into_iter()
             .map(|(tree, place)| (tree.node_id(), place))
             .collect();
+        program.order_code();
         program
+    }
+
+    /// Fills [`Program::order`] and [`Program::labels`].
+    fn order_code(&mut self) {
+        let image = &self.image;
+        let mut starts = Vec::with_capacity(image.source_map.segments.len());
+        let mut total = 0;
+        for segment in &image.source_map.segments {
+            starts.push(total);
+            total += segment.locations.len();
+        }
+        let index = |register: usize, offset: usize| {
+            let (segment, k) = image.segment_position(register, offset)?;
+            Some(starts[segment as usize] + k)
+        };
+        self.order = self
+            .places
+            .iter()
+            .filter_map(|(&node, p)| Some((node, index(p.register, p.offset)?)))
+            .collect();
+        self.labels = image
+            .labels
+            .iter()
+            .enumerate()
+            .filter_map(|(k, l)| {
+                let file = shown(image.location(l.register, l.offset)?).0;
+                Some((index(l.register, l.offset)?, file, k))
+            })
+            .collect();
+        self.labels.sort_unstable();
     }
 
     /// Where a piece of code is, if it is the image's code.
     pub fn place(&self, code: &Tree) -> Option<Place> {
-        self.places.get(&code.node_id()).copied()
+        self.place_of(code.node_id())
+    }
+
+    /// Where the code whose node is `node` is, if it is the image's code.
+    fn place_of(&self, node: usize) -> Option<Place> {
+        self.places.get(&node).copied()
     }
 
     /// The source location of a piece of code.
@@ -65,43 +118,47 @@ impl Program {
         self.image.location(p.register, p.offset)
     }
 
-    /// The innermost source line of a piece of code (a macro's own line
-    /// when it came from one).
-    pub fn line(&self, code: &Tree) -> Option<LineKey> {
-        self.location(code).map(|l| (l.file, l.line))
+    /// The source line of a piece of code as the debugger shows it: the
+    /// outermost one (the line that invoked the macros).
+    pub fn outer_line(&self, code: &Tree) -> Option<LineKey> {
+        self.line_of(code.node_id())
     }
 
-    /// The outermost source line (the line that invoked the macros).
-    pub fn outer_line(&self, code: &Tree) -> Option<LineKey> {
-        self.location(code).map(|l| match l.expansion.last() {
-            Some(site) => (site.file, site.line),
-            None => (l.file, l.line),
+    /// [`Program::outer_line`] of the code whose node is `node`.
+    pub fn line_of(&self, node: usize) -> Option<LineKey> {
+        let p = self.place_of(node)?;
+        self.image.location(p.register, p.offset).map(shown)
+    }
+
+    /// `label+offset` of a piece of the image's code: the label written
+    /// nearest before it in its file, counting the instructions written
+    /// between (labels local to a macro's expansion are not in the image:
+    /// code after `wait_step` is named by the user's label before it);
+    /// else its register's name and its offset there.
+    pub fn name(&self, code: &Tree) -> Option<String> {
+        let (name, offset) = self.block(code.node_id())?;
+        Some(match offset {
+            0 => name,
+            d => format!("{name}+{d}"),
         })
     }
 
-    /// `label+offset` of a place: the nearest label at or before it in its
-    /// register, else the register's name.
-    pub fn label(&self, p: Place) -> String {
-        let best = self
-            .image
-            .labels
-            .iter()
-            .filter(|l| l.register == p.register && l.offset <= p.offset)
-            .max_by_key(|l| l.offset);
-        let (name, base) = match best {
-            Some(l) => (l.name.clone(), l.offset),
-            None => (
-                self.image
-                    .registers
-                    .get(p.register)
-                    .map_or_else(|| format!("r{}", p.register), |r| r.name.clone()),
-                0,
-            ),
-        };
-        match p.offset - base {
-            0 => name,
-            d => format!("{name}+{d}"),
+    /// The label [`Program::name`] names the code whose node is `node` by,
+    /// and the instructions it is past it.
+    pub fn block(&self, node: usize) -> Option<(String, usize)> {
+        let p = self.place_of(node)?;
+        if let Some(&at) = self.order.get(&node)
+            && let Some(file) = self.line_of(node).map(|l| l.0)
+        {
+            let before = self.labels.partition_point(|&(g, _, _)| g <= at);
+            let nearest = self.labels[..before].iter().rev().find(|l| l.1 == file);
+            if let Some(&(g, _, k)) = nearest {
+                return Some((self.image.labels[k].name.clone(), at - g));
+            }
         }
+        let register = self.image.registers.get(p.register);
+        let name = register.map_or_else(|| format!("r{}", p.register), |r| r.name.clone());
+        Some((name, p.offset))
     }
 
     /// A file's name.

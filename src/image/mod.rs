@@ -199,21 +199,30 @@ impl Image {
 
     /// The source location of instruction `offset` of a register's code.
     pub fn location(&self, register: usize, offset: usize) -> Option<&Location> {
+        let (segment, index) = self.segment_position(register, offset)?;
+        let k = self.source_map.segments[segment as usize].locations[index];
+        self.source_map.locations.get(k as usize)
+    }
+
+    /// Where instruction `offset` of a register's code is in the source
+    /// map: its segment and its index in it.
+    pub fn segment_position(&self, register: usize, offset: usize) -> Option<(u32, usize)> {
         let map = self
             .source_map
             .registers
             .iter()
             .find(|m| m.register == register)?;
-        let mut segment = self.source_map.segments.get(map.segment as usize)?;
+        let mut s = map.segment;
         let mut offset = offset;
         // Bounded by the number of segments, in case a file links them in a
         // loop.
         for _ in 0..=self.source_map.segments.len() {
-            if let Some(&k) = segment.locations.get(offset) {
-                return self.source_map.locations.get(k as usize);
+            let segment = self.source_map.segments.get(s as usize)?;
+            if offset < segment.locations.len() {
+                return Some((s, offset));
             }
             offset -= segment.locations.len();
-            segment = self.source_map.segments.get(segment.next? as usize)?;
+            s = segment.next?;
         }
         None
     }

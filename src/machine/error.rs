@@ -24,3 +24,21 @@ pub enum MachineError {
     #[error("invalid output")]
     InvalidOutput,
 }
+
+impl MachineError {
+    /// The error's text with the register it names given as `NAME (rN)`,
+    /// where `name` knows the register's name (else as the report says it).
+    pub fn named(&self, name: &dyn Fn(usize) -> Option<String>) -> String {
+        let register = |r: i64| {
+            usize::try_from(r)
+                .ok()
+                .and_then(name)
+                .map_or_else(|| format!("register {r}"), |n| format!("{n} (r{r})"))
+        };
+        match self {
+            MachineError::DeconstructNil(r) => format!("deconstruct of Nil in {}", register(*r)),
+            MachineError::OutOfMemory(r) => format!("out of memory in {}", register(*r)),
+            other => other.to_string(),
+        }
+    }
+}

@@ -150,10 +150,17 @@ impl Debugger {
     fn info_registers(&self) -> Result<String, String> {
         let robot = self.session.focused().ok_or("no robot in focus")?;
         let names = self.register_names();
-        let mut out = String::from("  #  name          limit      size  value");
+        // The name and limit columns fit their longest entry.
+        let width = names.iter().map(String::len).max().unwrap_or(0).max(12);
+        let limits = robot.memory.iter().map(|r| r.limit.to_string().len());
+        let limit = limits.max().unwrap_or(0).max(6);
+        let mut out = format!(
+            "  #  {:<width$} {:>limit$} {:>9}  value",
+            "name", "limit", "size"
+        );
         for (i, r) in robot.memory.iter().enumerate() {
             out.push_str(&format!(
-                "\n{i:>3}  {:<12} {:>6} {:>9}  {}",
+                "\n{i:>3}  {:<width$} {:>limit$} {:>9}  {}",
                 names[i],
                 r.limit,
                 r.contents.size(),
@@ -200,12 +207,7 @@ impl Debugger {
 
     pub(crate) fn list(&self, args: &str) -> Result<String, String> {
         let program = self.source_program("")?;
-        let current = program
-            .location(&self.prog())
-            .map(|l| match l.expansion.last() {
-                Some(site) => (site.file, site.line),
-                None => (l.file, l.line),
-            });
+        let current = program.outer_line(&self.prog());
         let args = args.trim();
         let center = if args.is_empty() {
             current

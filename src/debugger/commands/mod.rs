@@ -30,8 +30,8 @@ macro_rules! commands {
 
 commands! {
     "stepi" ["si"] "[N]" "Run N machine instructions (default 1), stopping at breakpoints and watchpoints.";
-    "step" ["s"] "[N]" "Run to the next source line, into macros and calls (N times).";
-    "next" ["n"] "[N]" "Run to the next source line of this frame: macro expansions and calls run whole.";
+    "step" ["s"] "[N]" "Run until the source line shown changes, into calls (N times); a macro's expansion is its line.";
+    "next" ["n"] "[N]" "Run until the source line shown changes in this frame: calls run whole (N times).";
     "finish" ["fin"] "" "Run until the current call returns (the stack register loses its top frame).";
     "continue" ["c", "cont"] "" "Run to the next breakpoint, watchpoint, machine error or halt, or the end of the game.";
     "tick" [] "N" "Run N machine instructions, ignoring breakpoints and watchpoints.";

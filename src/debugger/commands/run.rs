@@ -2,8 +2,9 @@
 //! reverse execution, and the profile of a step.
 
 use super::super::Debugger;
-use super::super::points::{Goal, Hit, Probe, tails};
+use super::super::points::{Frame, Goal, Hit, Probe, tails};
 use super::super::session::{Event, Limit, Pos, RunEnd};
+use crate::machine::MachineError;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
 
@@ -15,17 +16,44 @@ impl Debugger {
     fn go(&mut self, limit: Limit, use_points: bool, goal: Goal) -> Result<String, String> {
         let program = self.program();
         let memory = self.session.focused().map(|r| r.memory.clone());
+        let previous = self.last_run(use_points);
         let (bps, watches) = if use_points {
             (&self.breakpoints[..], &self.watches[..])
         } else {
             (&[][..], &[][..])
         };
-        let mut probe = Probe::new(bps, watches, memory.as_deref(), goal, program.as_deref());
+        let mut probe = Probe::new(
+            bps,
+            watches,
+            memory.as_deref(),
+            goal,
+            program.as_deref(),
+            previous,
+        );
         let event = self
             .session
             .advance(limit, true, &mut |p, m| probe.check(p, m));
         let hit = probe.hit.take();
         Ok(self.stop_report(&event, hit))
+    }
+
+    /// The code node of the instruction run just before the first one a
+    /// run from here checks: the present one during a step (the run leaves
+    /// it unchecked), else the last one the focused machine ran, found only
+    /// when breakpoints need it (`None` at the start of history).
+    fn last_run(&mut self, for_breakpoints: bool) -> Option<usize> {
+        let here = self.session.pos();
+        if !here.is_done() {
+            return Some(self.prog().node_id());
+        }
+        if !for_breakpoints || self.breakpoints.is_empty() {
+            return None;
+        }
+        let before = self.session.previous_instruction()?;
+        self.session.goto(before);
+        let node = self.prog().node_id();
+        self.session.goto(here);
+        Some(node)
     }
 
     /// What a stop shows: why, where, and the displays.
@@ -54,7 +82,7 @@ impl Debugger {
             }
             (Event::StepDone(end), _) => lines.push(self.end_text(end)),
             (Event::Fault(e), _) => {
-                lines.push(format!("Machine error: {e}"));
+                lines.push(format!("Machine error: {}", self.error_text(e)));
                 lines.push(
                     "  the next instruction fails; when it runs the engine wipes every register"
                         .to_string(),
@@ -89,8 +117,9 @@ impl Debugger {
                 pos.step
             ),
             RunEnd::Wiped(e) => format!(
-                "The machine failed in step {} ({e}): the engine wiped every register.",
-                pos.step
+                "The machine failed in step {} ({}): the engine wiped every register.",
+                pos.step,
+                self.error_text(e)
             ),
         }
     }
@@ -106,7 +135,12 @@ impl Debugger {
             let how = match self.session.end_of(pos.step) {
                 Some((t, RunEnd::Spent)) => format!("its machine ran {t} ticks"),
                 Some((t, RunEnd::Halted)) => format!("its machine halted after {t} ticks"),
-                Some((t, RunEnd::Wiped(e))) => format!("its machine failed after {t} ticks ({e})"),
+                Some((t, RunEnd::Wiped(e))) => {
+                    format!(
+                        "its machine failed after {t} ticks ({})",
+                        self.error_text(e)
+                    )
+                }
                 None if pos.step == 0 => "before the first game step".to_string(),
                 None => return pos.to_string(),
             };
@@ -120,20 +154,25 @@ impl Debugger {
         let budget = self.session.run().map_or(0, |r| r.budget);
         let mut out = format!("{pos} of {budget}: {}", self.instruction_text(&prog));
         if let Some(program) = self.program()
-            && let Some(l) = program.location(&prog)
+            && let Some(key) = program.outer_line(&prog)
+            && let Some(text) = program.source_line(key)
         {
-            let key = match l.expansion.last() {
-                Some(site) => (site.file, site.line),
-                None => (l.file, l.line),
-            };
-            if let Some(text) = program.source_line(key) {
-                out.push_str(&format!("\n{:>5} | {}", key.1, text));
-            }
+            out.push_str(&format!("\n{:>5} | {}", key.1, text));
         }
         if let Some(e) = self.session.run().and_then(|r| r.fault.as_ref()) {
-            out.push_str(&format!("\n  the next instruction fails: {e}"));
+            out.push_str(&format!(
+                "\n  the next instruction fails: {}",
+                self.error_text(e)
+            ));
         }
         out
+    }
+
+    /// A machine error, naming its register as the program does.
+    fn error_text(&self, e: &MachineError) -> String {
+        let program = self.program();
+        let image = program.as_ref().map(|p| &p.image);
+        e.named(&|r| Some(image?.registers.get(r)?.name.clone()))
     }
 
     /// `label+k `instruction` at file:line (macros)` for a piece of code.
@@ -152,13 +191,12 @@ impl Debugger {
         let Some(program) = self.program() else {
             return format!("`{instr}`");
         };
-        match program.place(code) {
-            Some(p) => {
+        match program.name(code) {
+            Some(name) => {
                 let at = program
-                    .image
-                    .location(p.register, p.offset)
+                    .location(code)
                     .map_or_else(String::new, |l| format!(" at {}", program.describe(l)));
-                format!("{} `{instr}`{at}", program.label(p))
+                format!("{name} `{instr}`{at}")
             }
             None => format!("`{instr}` (code built at run time)"),
         }
@@ -212,27 +250,19 @@ impl Debugger {
         Some((cs.stack, tree))
     }
 
+    /// `step` (into calls) or `next` (`over` them): N times, until the
+    /// line shown changes.
     pub(crate) fn step_line(&mut self, n: u64, over: bool) -> Result<String, String> {
         let program = self.source_program(": use stepi")?;
         let mut out = String::new();
         for _ in 0..n {
-            let prog = self.prog();
-            let from = if over {
-                program.outer_line(&prog)
-            } else {
-                program.line(&prog)
-            };
+            let from = program.outer_line(&self.prog());
             let frame = if over {
-                self.stack().map(|(r, s)| (r, tails(&s, true)))
+                self.stack().map(|(r, s)| Frame::new(r, &s))
             } else {
                 None
             };
-            let goal = Goal::Line {
-                from,
-                outer: over,
-                frame,
-            };
-            out = self.go(Limit::Unlimited, true, goal)?;
+            out = self.go(Limit::Unlimited, true, Goal::Line { from, frame })?;
         }
         Ok(out)
     }
@@ -271,7 +301,7 @@ impl Debugger {
 
     pub(crate) fn reverse_step(&mut self) -> Result<String, String> {
         let program = self.source_program(": use reverse-stepi")?;
-        let start = program.line(&self.prog());
+        let start = program.outer_line(&self.prog());
         let from = self.session.pos();
         // Back to an instruction of another line, then to that line's start.
         let mut line = None;
@@ -281,7 +311,7 @@ impl Debugger {
             };
             let here = self.session.pos();
             self.session.goto(p);
-            let now = program.line(&self.prog());
+            let now = program.outer_line(&self.prog());
             match line {
                 None if now.is_some() && now != start => line = Some(now),
                 Some(l) if now != l => {
@@ -313,12 +343,14 @@ impl Debugger {
             self.session.goto(Pos::done(step - 1));
             let end = Pos::done(step).min(here);
             let memory = self.session.focused().map(|r| r.memory.clone());
+            let previous = self.last_run(true);
             let mut probe = Probe::new(
                 &self.breakpoints,
                 &self.watches,
                 memory.as_deref(),
                 Goal::None,
                 program.as_deref(),
+                previous,
             );
             let mut found = None;
             let mut skip = false;
@@ -394,16 +426,10 @@ impl Debugger {
         // Node ids to blocks: the label each instruction belongs to.
         let mut blocks: FxHashMap<String, u64> = FxHashMap::default();
         if let Some(program) = &program {
-            let places: FxHashMap<usize, String> = program
-                .instructions()
-                .into_iter()
-                .map(|(tree, p)| (tree.node_id(), block_of(&program.label(p))))
-                .collect();
             for (node, c) in counts {
-                let name = places
-                    .get(&node)
-                    .cloned()
-                    .unwrap_or_else(|| "(code built at run time)".to_string());
+                let name = program
+                    .block(node)
+                    .map_or_else(|| "(code built at run time)".to_string(), |b| b.0);
                 *blocks.entry(name).or_default() += c;
             }
         } else {
@@ -464,9 +490,4 @@ impl Debugger {
         }
         Ok(out)
     }
-}
-
-/// The block of a `label+k` place: the label.
-fn block_of(place: &str) -> String {
-    place.split('+').next().unwrap_or(place).to_string()
 }
