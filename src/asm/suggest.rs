@@ -4,9 +4,9 @@
 //! the language's built-in values, instructions and macros.
 
 /// The candidate nearest to `name`: one that differs only in case, else the
-/// closest by edit distance, if it is close enough to be a likely typo (at
-/// most 2 edits, or a quarter of the name's length, and fewer edits than
-/// the name has characters). Ties go to the first in alphabetical order.
+/// closest by edit distance, if it is close enough to be a likely typo (one
+/// edit, or a third of the name's length for longer names: `bogus` is not
+/// taken for `focus`), and fewer edits than the name has characters. Ties go to the first in alphabetical order.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
@@ -18,7 +18,8 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         } else {
             edit_distance(name, candidate)
         };
-        if distance > 2.max(name.len() / 4) || distance >= name.len() {
+        let length = name.chars().count();
+        if distance > 1.max(length / 3) || distance >= length {
             continue;
         }
         if best.is_none_or(|(d, c)| (distance, candidate) < (d, c)) {
@@ -67,6 +68,8 @@ mod tests {
         // Too far, or the name itself.
         assert_eq!(nearest("jump", known), None);
         assert_eq!(nearest("x", known), None);
+        assert_eq!(nearest("bogus", ["focus"]), None);
+        assert_eq!(nearest("inventroy", ["inventory"]), Some("inventory"));
         assert_eq!(nearest("pop", ["pop"]), None);
     }
 

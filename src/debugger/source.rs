@@ -248,6 +248,29 @@ impl Program {
         rest.is_cons().then(|| rest.clone())
     }
 
+    /// The last line of `file` that has code (its own, or a macro
+    /// invocation's).
+    pub fn last_code_line(&self, file: u32) -> Option<u32> {
+        self.instructions()
+            .iter()
+            .filter_map(|(tree, _)| self.location(tree))
+            .flat_map(|l| {
+                let own = (l.file == file).then_some(l.line);
+                own.into_iter().chain(
+                    l.expansion
+                        .iter()
+                        .filter(|s| s.file == file)
+                        .map(|s| s.line),
+                )
+            })
+            .max()
+    }
+
+    /// The name of the program's main file (the first the image names).
+    pub fn main_file_name(&self) -> &str {
+        self.image.files.first().map_or("FILE", |f| f.name.as_str())
+    }
+
     /// The file index of a file named `name` (or ending in `/name`).
     pub fn file_index(&self, name: &str) -> Option<u32> {
         self.image

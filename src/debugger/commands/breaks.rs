@@ -66,52 +66,30 @@ impl Debugger {
             return Ok((std::iter::once(code.node_id()).collect(), text));
         }
         let Some((left, right)) = spec.rsplit_once(':') else {
-            return Err(format!(
-                "no label {spec:?}: give a label, FILE:LINE or REG:OFFSET"
-            ));
+            return Err(Self::no_label(program, spec));
         };
         let number = right
             .trim()
             .parse::<u32>()
             .map_err(|_| format!("{right:?} is not a line or offset number"))?;
-        // FILE:LINE.
+        // FILE:LINE; a line without code (a label alone, a comment) means
+        // the next line that has some, as in gdb.
         if let Some(file) = program.file_index(left) {
-            let code = program.instructions();
-            let on_line = |tree: &Tree| {
-                program.location(tree).is_some_and(|l| {
-                    (l.file == file && l.line == number)
-                        || l.expansion
-                            .iter()
-                            .any(|s| s.file == file && s.line == number)
-                })
-            };
-            let mut nodes = FxHashSet::default();
-            let mut first = None;
-            for (tree, p) in &code {
-                if !on_line(tree) {
-                    continue;
-                }
-                // Only where the line starts: not after an instruction of
-                // the same line in the same register.
-                let previous = p
-                    .offset
-                    .checked_sub(1)
-                    .and_then(|o| program.code_at(p.register, o));
-                if previous.as_ref().is_some_and(on_line) {
-                    continue;
-                }
-                first.get_or_insert_with(|| tree.clone());
-                nodes.insert(tree.node_id());
-            }
-            let Some(first) = first else {
-                return Err(format!("no code on line {number} of {left}"));
-            };
+            let (line, nodes, first) = (number..=program.last_code_line(file).unwrap_or(0))
+                .map(|line| (line, Self::line_starts(program, file, line)))
+                .find_map(|(line, (nodes, first))| first.map(|f| (line, nodes, f)))
+                .ok_or_else(|| format!("no code on line {number} of {left} or after it"))?;
             let more = if nodes.len() > 1 {
                 format!(" (and {} more places)", nodes.len() - 1)
             } else {
                 String::new()
             };
-            return Ok((nodes, format!("{}{more}", describe(&first))));
+            let moved = if line == number {
+                String::new()
+            } else {
+                format!(" (line {number} has no code: set on line {line})")
+            };
+            return Ok((nodes, format!("{}{more}{moved}", describe(&first))));
         }
         // REG:OFFSET.
         let register = self.register_index(left).map_err(|_| {
@@ -122,6 +100,55 @@ impl Debugger {
             .ok_or_else(|| format!("register {left} has no instruction at offset {number}"))?;
         let text = describe(&code);
         Ok((std::iter::once(code.node_id()).collect(), text))
+    }
+
+    /// The code nodes where line `number` of `file` starts (its own code,
+    /// or the expansions of the macros it invokes), and the first of them.
+    fn line_starts(program: &Program, file: u32, number: u32) -> (FxHashSet<usize>, Option<Tree>) {
+        let on_line = |tree: &Tree| {
+            program.location(tree).is_some_and(|l| {
+                (l.file == file && l.line == number)
+                    || l.expansion
+                        .iter()
+                        .any(|s| s.file == file && s.line == number)
+            })
+        };
+        let mut nodes = FxHashSet::default();
+        let mut first = None;
+        for (tree, p) in &program.instructions() {
+            if !on_line(tree) {
+                continue;
+            }
+            // Only where the line starts: not after an instruction of the
+            // same line in the same register.
+            let previous = p
+                .offset
+                .checked_sub(1)
+                .and_then(|o| program.code_at(p.register, o));
+            if previous.as_ref().is_some_and(on_line) {
+                continue;
+            }
+            first.get_or_insert_with(|| tree.clone());
+            nodes.insert(tree.node_id());
+        }
+        (nodes, first)
+    }
+
+    /// Why a breakpoint spec that is not FILE:LINE or REG:OFFSET names
+    /// nothing: a line number given alone, or a label that looks like one
+    /// of the program's.
+    fn no_label(program: &Program, spec: &str) -> String {
+        if spec.parse::<u32>().is_ok() {
+            // The file's last component is enough to name it.
+            let name = program.main_file_name();
+            let file = name.rsplit('/').next().unwrap_or(name);
+            return format!("no label {spec:?}: a line is given with its file, `{file}:{spec}`");
+        }
+        let labels = program.image.labels.iter().map(|l| l.name.as_str());
+        match crate::asm::suggest::nearest(spec, labels) {
+            Some(label) => format!("no label {spec:?}: did you mean `{label}`?"),
+            None => format!("no label {spec:?}: give a label, FILE:LINE or REG:OFFSET"),
+        }
     }
 
     pub(crate) fn add_break(&mut self, args: &str, temporary: bool) -> Result<String, String> {

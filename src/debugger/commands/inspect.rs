@@ -73,7 +73,9 @@ impl Debugger {
     pub(crate) fn print(&self, args: &str) -> Result<String, String> {
         let (expr, reading) = Self::expression(args)?;
         let shown = self.evaluate(&expr, &reading)?;
-        Ok(if shown.contains('\n') {
+        // A list is one element per line however short it is.
+        let one_per_line = matches!(reading, Reading::Format(Format::List));
+        Ok(if one_per_line || shown.contains('\n') {
             format!("{expr} =\n{shown}")
         } else {
             format!("{expr} = {shown}")

@@ -118,9 +118,15 @@ impl Debugger {
         let line = line.trim();
         let (word, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let Some(command) = find(word) else {
-            return Err(format!(
-                "unknown command {word:?}: `help` lists the commands"
-            ));
+            let names = COMMANDS
+                .iter()
+                .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
+            return Err(match crate::asm::suggest::nearest(word, names) {
+                Some(name) => format!(
+                    "unknown command {word:?}: did you mean `{name}`? (`help` lists the commands)"
+                ),
+                None => format!("unknown command {word:?}: `help` lists the commands"),
+            });
         };
         let out = match command.name {
             "stepi" => self.stepi(count(args)?)?,
