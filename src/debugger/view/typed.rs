@@ -432,29 +432,31 @@ mod tests {
 
     #[test]
     fn values_read_in_the_literal_syntax() {
-        assert_eq!(
-            read("[((0, 0), 2), ((3, 0), 6)]", "[((int, int), int)]").unwrap(),
-            "[((0, 0), 2), ((3, 0), 6)]"
-        );
-        assert_eq!(
-            read("[((0, 0), 2)]", "[((int, int), dir)]").unwrap(),
-            "[((0, 0), E)]"
-        );
-        assert_eq!(
-            read("(true, false, -3)", "(bool, bool, int)").unwrap(),
-            "(true, false, -3)"
-        );
-        assert_eq!(
-            read("[some 4, none]", "[maybe int]").unwrap(),
-            "[some 4, none]"
-        );
-        assert_eq!(read("Move NE", "command").unwrap(), "Move NE");
-        assert_eq!(read("(1, [[]])", "(int, tree)").unwrap(), "(1, [[]])");
-        // The same tree, four ways.
-        assert_eq!(read("true", "bool").unwrap(), "true");
-        assert_eq!(read("true", "[int]").unwrap(), "[0]");
-        assert_eq!(read("true", "(int, int)").unwrap(), "(0, 0)");
-        assert_eq!(read("true", "int").unwrap(), "0");
+        let cases = [
+            (
+                "[((0, 0), 2), ((3, 0), 6)]",
+                "[((int, int), int)]",
+                "[((0, 0), 2), ((3, 0), 6)]",
+            ),
+            ("[((0, 0), 2)]", "[((int, int), dir)]", "[((0, 0), E)]"),
+            (
+                "(true, false, -3)",
+                "(bool, bool, int)",
+                "(true, false, -3)",
+            ),
+            ("[some 4, none]", "[maybe int]", "[some 4, none]"),
+            ("some (Move N)", "maybe command", "some (Move N)"),
+            ("Move NE", "command", "Move NE"),
+            ("(1, [[]])", "(int, tree)", "(1, [[]])"),
+            // The same tree, four ways.
+            ("true", "bool", "true"),
+            ("true", "[int]", "[0]"),
+            ("true", "(int, int)", "(0, 0)"),
+            ("true", "int", "0"),
+        ];
+        for (literal, ty, shown) in cases {
+            assert_eq!(read(literal, ty).unwrap(), shown, "{literal} as {ty}");
+        }
     }
 
     #[test]
