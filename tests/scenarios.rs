@@ -96,6 +96,43 @@ fn example_scenarios_play_to_their_scores_and_boards() {
 }
 
 #[test]
+fn run_and_test_score_by_the_scenarios_rule() {
+    // Two Red robots and a Blue one stand on a square each; under the
+    // survivors rule each player's score is its robots left, 2 points each
+    // for the two players with robots.
+    let dir = scratch_dir("survivors_rule");
+    let game = dir.join("game.toml");
+    std::fs::write(
+        &game,
+        "steps = 1\nscoring = \"survivors\"\n[world]\nsize = [4, 1]\n\
+         [[robot]]\nat = [0, 0]\n[[robot]]\nat = [1, 0]\n[[robot]]\nat = [2, 0]\ncolor = \"Blue\"\n\
+         [[player]]\nname = \"reds\"\nhomes = []\ncolor = \"Red\"\n\
+         [[player]]\nname = \"blues\"\nhomes = []\ncolor = \"Blue\"\n\
+         [[player]]\nname = \"greens\"\nhomes = []\ncolor = \"Green\"\n\
+         [expect]\nscores = { reds = 2, greens = 0, blues = 3 }\n",
+    )
+    .unwrap();
+    let shown = stdout_of(&["run", arg(&game)]);
+    assert!(
+        shown.ends_with(
+            "Scores\n  blues        2 points   1 robot\n  reds         2 points   2 robots\n  greens       0 points   0 robots\n"
+        ),
+        "{shown}"
+    );
+    let result = json(&["run", arg(&game), "--format", "json"]);
+    assert_eq!(result["scores"][1]["robots"], 2, "{result}");
+    assert_eq!(result["scores"][1]["points"], 2, "{result}");
+    let out = constree(&["test", arg(&game)], "");
+    let report = text(&out.stdout);
+    assert!(report.contains("  ok      reds scores 2"), "{report}");
+    assert!(
+        report.contains("expected blues scores 3 after 1 step, but blues scores 2 (1 robot)"),
+        "{report}"
+    );
+    assert!(report.ends_with("2 passed, 1 failed\n"), "{report}");
+}
+
+#[test]
 fn the_built_in_game_is_the_harvest_example() {
     let builtin = stdout_of(&["run", "--format", "json"]);
     let file = stdout_of(&[
@@ -381,6 +418,11 @@ fn bad_scenarios_name_file_line_and_field() {
             "huge_count",
             "[world]\nsize = [2, 2]\n[[item]]\nat = [0, 0]\nshield = true\ncount = 4000000000\n",
             "item[0].count: 4000000000 items",
+        ),
+        (
+            "survivors_player_without_colour",
+            "scoring = \"survivors\"\n[world]\nsize = [2, 2]\n[[player]]\nname = \"P\"\nhomes = []\n",
+            "bad.toml:4:1: player[0]: the \"survivors\" rule counts a player's robots by their colour",
         ),
         ("not_toml", "[world\n", "bad.toml:1:7:"),
         (

@@ -156,7 +156,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             print!(
                 "{}\n{}",
                 map(&game.world, &config, colour),
-                render::scores(&game.scores())
+                render::scores(&scenario, &game.world)
             );
             std::thread::sleep(std::time::Duration::from_millis(args.delay));
         }
@@ -178,7 +178,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             print!(
                 "{}\n{}",
                 map(&game.world, &config, colour),
-                render::scores(&game.scores())
+                render::scores(&scenario, &game.world)
             );
         }
         Format::Text => {}
@@ -219,7 +219,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
             print!(
                 "{}\n{}",
                 map(world, &scenario.config(), colour),
-                render::scores(&scores(&scenario, world))
+                render::scores(&scenario, world)
             );
         }
     }

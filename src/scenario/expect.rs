@@ -5,7 +5,7 @@
 use super::check::{Checker, Grid};
 use super::game::Game;
 use super::spec::{ExpectSpec, RobotExpectSpec};
-use super::{Placement, RobotSetup, ScenarioError};
+use super::{Placement, RobotSetup, ScenarioError, Scoring};
 use crate::asm::{parse_literal, show};
 use crate::tree::Tree;
 use crate::world::Position;
@@ -34,11 +34,11 @@ pub struct Check {
 /// What must hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expected {
-    /// A player's score.
+    /// A player's points under the scenario's scoring rule.
     Score {
         /// The player.
         player: String,
-        /// The score.
+        /// The points.
         score: i64,
     },
     /// A robot's square.
@@ -258,14 +258,16 @@ impl Check {
         let gone = |k: usize| format!("{} is gone (destroyed)", robot_name(k));
         let (description, failure) = match &self.expected {
             Expected::Score { player, score } => {
-                let found = game
-                    .scores()
-                    .into_iter()
-                    .find(|s| &s.player == player)
-                    .map_or(0, |s| s.score);
+                let scoring = scenario.scoring;
+                let found = game.scores().into_iter().find(|s| &s.player == player);
                 (
                     format!("{player} scores {score} {after}"),
-                    (found != *score).then(|| format!("{player} scores {found}")),
+                    found.filter(|s| s.points != *score).map(|s| match scoring {
+                        Scoring::Home => format!("{player} scores {}", s.points),
+                        Scoring::Survivors => {
+                            format!("{player} scores {} ({})", s.points, s.basis(scoring))
+                        }
+                    }),
                 )
             }
             Expected::Place { robot, at } => {

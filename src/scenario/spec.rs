@@ -36,6 +36,7 @@
 //! [[player]]
 //! name = "Red"
 //! homes = ["A"]
+//! color = "Red"               # its robots' colour (the "survivors" rule counts them)
 //!
 //! [limits]                    # caps for untrusted programs (optional)
 //! speed = 100000              # no processor faster
@@ -86,8 +87,9 @@ pub struct ScenarioSpec {
     /// Player slots for tournaments.
     #[serde(default, rename = "slot")]
     pub slots: Vec<Spanned<SlotSpec>>,
-    /// How a tournament scores a round: `"home"` (the report's rule, the
-    /// default) or `"survivors"` (the pRobot 3/2/1 rule).
+    /// How the game is scored (tournament rounds, scoreboards,
+    /// expectations): `"home"` (the report's rule, the default) or
+    /// `"survivors"` (the pRobot 3/2/1 rule).
     pub scoring: Option<Spanned<String>>,
     /// Caps for untrusted programs: no processor faster, no register
     /// larger, anywhere in the game.
@@ -262,6 +264,9 @@ pub struct PlayerSpec {
     pub name: String,
     /// Home squares.
     pub homes: Vec<Spanned<PositionSpec>>,
+    /// The colour of the player's robots (needed by the `survivors` rule,
+    /// which counts them).
+    pub color: Option<Spanned<String>>,
 }
 
 /// A player slot for tournaments.
