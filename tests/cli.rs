@@ -183,3 +183,58 @@ fn exec_shows_the_registers_asked_for() {
     let err = cli_common::failure_of(&["exec", cli_common::arg(&count), "--show", "dst,nosuch"]);
     assert!(err.contains("--show: no register `nosuch`"), "{err}");
 }
+
+#[test]
+fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let haul = format!("{root}/docs/tutorial/haul.toml");
+    let count = format!("{root}/examples/count.cta");
+    let cases: &[(&[&str], String)] = &[
+        (
+            &["exec", &haul],
+            format!(
+                "error: {haul} is a scenario, not a program: `constree run {haul}` plays it; `exec` takes a .cta program or .ctm image\n"
+            ),
+        ),
+        (
+            &["check", &haul],
+            format!(
+                "error: {haul} is a scenario, not a program source: `constree run {haul}` plays it; `check` takes a .cta program\n"
+            ),
+        ),
+        (
+            &["run", &count],
+            format!(
+                "error: {count} is a program, not a scenario: `constree exec {count}` runs it; `run` takes a .toml scenario\n"
+            ),
+        ),
+        (
+            &["test", &count],
+            format!(
+                "error: {count} is a program, not a scenario: `constree exec {count}` runs it; `test` takes a .toml scenario\n"
+            ),
+        ),
+        (
+            &["machine", "run", &count],
+            format!(
+                "error: {count} is a program, not a memory (JSON): `constree exec {count}` runs it; `machine run` takes a memory as JSON (docs/formats.md)\n"
+            ),
+        ),
+        (
+            &["replay", &haul],
+            format!(
+                "error: {haul} is a scenario, not a replay: `constree run {haul}` plays it; `replay` takes a .json replay (`run --record` writes one)\n"
+            ),
+        ),
+        (
+            &["debug", "/tmp/game.json"],
+            "error: /tmp/game.json is JSON, not a scenario or a program: `constree replay /tmp/game.json` shows it if it is a recorded game; `debug` takes a .toml scenario, a .cta program or a .ctm image (`--replay FILE` a recorded game)\n".to_string(),
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(&cli_common::failure_of(args), expected, "{args:?}");
+    }
+    // An unusual extension is left to the reader, as before.
+    let err = cli_common::failure_of(&["run", &format!("{root}/README.md")]);
+    assert!(err.contains("README.md:3:10: key with no value"), "{err}");
+}

@@ -5,6 +5,7 @@ mod conformance;
 mod debug;
 mod exec;
 mod input;
+mod kind;
 mod machine;
 mod new;
 mod render;

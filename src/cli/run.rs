@@ -1,9 +1,9 @@
 //! `constree run` and `constree replay`: play a scenario, show a recorded
 //! game.
 
-use super::Failure;
 use super::asm::StdlibOption;
 use super::render::{self, map};
+use super::{Failure, kind};
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
 use crate::scenario::{Scenario, builtin};
@@ -73,7 +73,10 @@ pub struct ReplayArgs {
 
 fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
     match &args.scenario {
-        Some(path) => Ok(Scenario::load_text(path, args.stdlib.dir())?),
+        Some(path) => {
+            kind::SCENARIO.check("run", path)?;
+            Ok(Scenario::load_text(path, args.stdlib.dir())?)
+        }
         None => Ok((builtin::scenario()?, builtin::text().to_string())),
     }
 }
@@ -200,6 +203,7 @@ fn print_result(
 }
 
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
+    kind::REPLAY.check("replay", &args.file)?;
     let replay = Replay::load(&args.file)?;
     let last = replay.worlds.len().saturating_sub(1);
     let k = args.step.unwrap_or(last);

@@ -1,7 +1,7 @@
 //! `constree test`: play scenarios and check their `[expect]` tables.
 
-use super::Failure;
 use super::asm::StdlibOption;
+use super::{Failure, kind};
 use crate::scenario::Scenario;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -52,6 +52,9 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
         }
         files
     } else {
+        for file in &args.scenarios {
+            kind::SCENARIO.check("test", file)?;
+        }
         args.scenarios
     };
     let (mut passed, mut failed) = (0usize, 0usize);
