@@ -32,7 +32,7 @@ fn a_new_project_passes_its_tests() {
     let out = constree_in(&project, &["test"]);
     assert_eq!(
         text(&out.stdout),
-        "game.toml: mybot, 10 steps\n  ok      bot is at (4, 0) after 4 steps\n  ok      bot's trail is [nil, nil, nil, nil] after 4 steps\n  ok      Red scores 7 after 10 steps\n3 passed, 0 failed\n"
+        "game.toml: mybot, 10 steps\n  ok      bot is at (4, 0) after 4 steps\n  ok      bot's trail is [nil, nil, nil, nil] after 4 steps\n  ok      Red scores 7 after 10 steps\n  ok      no robot's machine fails in 10 steps\n4 passed, 0 failed\n"
     );
     assert!(out.status.success());
     // The program assembles without a warning.
@@ -70,7 +70,54 @@ fn a_failing_expectation_is_reported_where_it_is_written() {
         stdout.contains("expected Red scores 8 after 10 steps, but Red scores 7"),
         "{stdout}"
     );
-    assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
+    assert!(stdout.ends_with("2 passed, 2 failed\n"), "{stdout}");
+}
+
+#[test]
+fn machine_errors_are_warned_about_and_can_fail_the_test() {
+    let root = scratch_dir("project_machine_error");
+    assert!(constree_in(&root, &["new", "p"]).status.success());
+    let project = root.join("p");
+    // Without its test for the end of the trail, the bot pops Nil once it
+    // is home: its machine fails, and every register is wiped.
+    let bot = project.join("bot.cta");
+    let source = std::fs::read_to_string(&bot).unwrap();
+    let line = source
+        .lines()
+        .position(|l| l.contains("pop trail"))
+        .unwrap();
+    std::fs::write(
+        &bot,
+        source.replace("    jnil trail, rest ", "    ; jnil trail, rest "),
+    )
+    .unwrap();
+    let warning = format!(
+        "  warning bot's machine failed in step 9: deconstruct of Nil in register 3; every register wiped, in `deconstruct trail, scratch, trail` at bot.cta:{} (pop)\n",
+        line + 1
+    );
+    let out = constree_in(&project, &["test"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("  FAILED  game.toml:29: expected no robot's machine fails in 10 steps, but bot's machine failed in step 9\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&warning), "{stdout}");
+    // Allowed, machine errors are only warned about.
+    let game = project.join("game.toml");
+    let text_of = std::fs::read_to_string(&game).unwrap();
+    std::fs::write(
+        &game,
+        text_of.replace("machine_errors = false", "machine_errors = true"),
+    )
+    .unwrap();
+    let out = constree_in(&project, &["test"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.ends_with(&format!("{warning}3 passed, 0 failed\n")),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -173,7 +220,7 @@ fn expectations_are_checked_at_their_steps() {
     .unwrap();
     let expect = scenario.expect.as_ref().unwrap();
     assert_eq!(expect.steps, 3);
-    let outcomes = expect.run(&scenario);
+    let outcomes = expect.run(&scenario).outcomes;
     let shown: Vec<String> = outcomes
         .iter()
         .map(|o| format!("{}: {} {:?}", o.check.place, o.description, o.failure))

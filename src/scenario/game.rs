@@ -3,6 +3,7 @@
 
 use super::{ItemValues, Player, Scenario, Scoring};
 use crate::asm::listing;
+use crate::image::Image;
 use crate::machine::{MachineError, RunReport, Tick, tick};
 use crate::world::step::{PendingRobot, RobotStep};
 use crate::world::{Action, Color, Command, Position, Robot, StepReport, World, update_with};
@@ -117,23 +118,41 @@ impl<'s> Game<'s> {
     /// event (with the failing instruction, if its machine fails) is
     /// returned.
     pub fn play_step(&mut self, watch: Option<usize>) -> (StepReport, Option<RobotEvent>) {
+        let (report, mut events) = self.play_step_following(watch.as_slice());
+        (report, events.pop())
+    }
+
+    /// One game step, following the scenario robots `follow` closely: an
+    /// event for each, in that order (with the failing instruction when
+    /// its machine fails).
+    pub fn play_step_following(&mut self, follow: &[usize]) -> (StepReport, Vec<RobotEvent>) {
         let shape = self.world.shape();
-        let watched = watch.and_then(|r| self.robots.get(r).copied().flatten());
-        let image = watch
-            .and_then(|r| self.scenario.robots.get(r))
-            .and_then(|r| r.image.clone());
-        let mut fault: Option<String> = None;
+        let followed: Vec<Option<(usize, usize)>> = follow
+            .iter()
+            .map(|&r| self.robots.get(r).copied().flatten())
+            .collect();
+        let images: HashMap<(usize, usize), Option<&Image>> = follow
+            .iter()
+            .zip(&followed)
+            .filter_map(|(&r, place)| {
+                let image = self.scenario.robots.get(r)?.image.as_deref();
+                Some(((*place)?, image))
+            })
+            .collect();
+        let mut faults: HashMap<(usize, usize), String> = HashMap::new();
         let world = std::mem::take(&mut self.world);
         let (world, report) = update_with(world, &mut |cell, pending: PendingRobot| {
-            let previous = pending.origin.source(&shape, cell);
-            if previous.is_none() || previous != watched {
+            let Some(previous) = pending.origin.source(&shape, cell) else {
                 return pending.run();
-            }
+            };
+            let Some(image) = images.get(&previous) else {
+                return pending.run();
+            };
             let before = pending.robot.memory.clone();
             let speed = pending.robot.processor.speed;
             let (robot, step) = pending.run();
             if step.run.is_err() {
-                fault = Some(locate_fault(before, speed, image.as_deref()));
+                faults.insert(previous, locate_fault(before, speed, *image));
             }
             (robot, step)
         });
@@ -143,19 +162,23 @@ impl<'s> Game<'s> {
         for place in self.robots.iter_mut() {
             *place = place.and_then(|p| moves.get(&p).copied());
         }
-        let event = watch.map(|r| {
-            let now = self.robots.get(r).copied().flatten();
-            let step: Option<&RobotStep> = now.and_then(|(cell, k)| report.cells[cell].get(k));
-            RobotEvent {
-                step: self.step,
-                at: now.map(|(cell, _)| shape.position(cell)),
-                command: step.and_then(|s| s.command.clone()),
-                action: step.map(|s| s.action.clone()),
-                run: step.map(|s| s.run.clone()),
-                fault: fault.clone(),
-            }
-        });
-        (report, event)
+        let events = follow
+            .iter()
+            .zip(&followed)
+            .map(|(&r, before)| {
+                let now = self.robots.get(r).copied().flatten();
+                let step: Option<&RobotStep> = now.and_then(|(cell, k)| report.cells[cell].get(k));
+                RobotEvent {
+                    step: self.step,
+                    at: now.map(|(cell, _)| shape.position(cell)),
+                    command: step.and_then(|s| s.command.clone()),
+                    action: step.map(|s| s.action.clone()),
+                    run: step.map(|s| s.run.clone()),
+                    fault: before.and_then(|p| faults.get(&p).cloned()),
+                }
+            })
+            .collect();
+        (report, events)
     }
 
     /// The scores under the scenario's rule, highest points first, ties by

@@ -49,6 +49,7 @@
 //! [expect]                    # what `constree test` checks (optional)
 //! steps = 12                  # play this many steps (default: `steps` above)
 //! scores = { Red = 5 }        # players' scores after them
+//! machine_errors = false      # no robot's machine fails (default: only warned about)
 //!
 //! [[expect.robot]]
 //! name = "lifter"             # a robot named above
@@ -112,6 +113,10 @@ pub struct ExpectSpec {
     /// Robots checked.
     #[serde(default)]
     pub robot: Vec<Spanned<RobotExpectSpec>>,
+    /// `false`: no robot's machine may fail in the steps played (a failed
+    /// check for each that does); `true` (the default): failures are
+    /// reported as warnings only.
+    pub machine_errors: Option<Spanned<bool>>,
 }
 
 /// What one robot should be like after some steps.
