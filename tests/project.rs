@@ -203,6 +203,18 @@ fn bad_expectations_name_the_line_and_field() {
         ),
         ("[expect]\nsteps = -1\n", "s.toml:12:9"),
         ("[expect]\nscore = 3\n", "unknown field `score`"),
+        (
+            "[expect]\nscores = { Red = \"x\" }\n",
+            "s.toml:12:18: expect.scores.Red: invalid type: string \"x\", expected i64",
+        ),
+        (
+            "[[expect.robot]]\nname = \"r\"\nafter = true\n",
+            "s.toml:13:9: expect.robot[0].after: invalid type: boolean `true`",
+        ),
+        (
+            "[expect]\nmachine_errors = \"no\"\n",
+            "s.toml:12:18: expect.machine_errors: invalid type: string \"no\", expected a boolean",
+        ),
     ] {
         let error = load(expect).expect_err(expect);
         assert!(

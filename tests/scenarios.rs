@@ -372,12 +372,12 @@ fn bad_scenarios_name_file_line_and_field() {
         (
             "unknown_key",
             "[world]\nsize = [2, 2]\ncolour = 3\n",
-            "bad.toml:3:1: unknown field `colour`, expected one of `size`, `wrap`, `map`",
+            "bad.toml:3:1: world.colour: unknown field `colour`, expected one of `size`, `wrap`, `map`",
         ),
         (
             "unknown_robot_key",
             "[world]\nsize = [2, 2]\n[[robot]]\nat = [0, 0]\nspeeed = 3\n",
-            "bad.toml:5:1: unknown field `speeed`",
+            "bad.toml:5:1: robot[0].speeed: unknown field `speeed`",
         ),
         (
             "on_a_wall",
@@ -387,7 +387,7 @@ fn bad_scenarios_name_file_line_and_field() {
         (
             "off_the_grid",
             &format!("{GRID}[[item]]\nat = [3, 0]\nshield = true\n"),
-            "bad.toml:7:6: item[0].at: (3, 0) is off the 3 x 2 grid",
+            "bad.toml:7:6: item[0].at: (3, 0) is off the 3 x 2 grid (columns 0 to 2, rows 0 to 1)",
         ),
         (
             "no_such_mark",

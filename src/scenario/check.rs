@@ -375,7 +375,11 @@ impl Checker<'_> {
             return Err(self.at.error(
                 pos.span(),
                 field,
-                format!("{position:?} is off the {w} x {h} grid (columns 0..{w}, rows 0..{h})"),
+                format!(
+                    "{position:?} is off the {w} x {h} grid (columns 0 to {}, rows 0 to {})",
+                    w - 1,
+                    h - 1
+                ),
             ));
         }
         if walls[shape.locate(position)] {

@@ -325,7 +325,7 @@ impl Scenario {
         let at = Locator::new(file, text);
         let spec: ScenarioSpec = toml::from_str(text).map_err(|e| {
             let mut error = match e.span() {
-                Some(span) => at.error(span, "", e.message().to_string()),
+                Some(span) => at.error(span.clone(), at.field_at(span.start), e.message()),
                 None => at.whole("", e.message().to_string()),
             };
             error.message = error.message.trim_end().to_string();
