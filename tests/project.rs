@@ -45,6 +45,24 @@ fn a_new_project_passes_its_tests() {
 }
 
 #[test]
+fn the_next_step_is_a_command_a_shell_can_run() {
+    let root = scratch_dir("project_quoted");
+    for (name, quoted) in [("my bot", "'my bot'"), ("it's", "'it'\\''s'")] {
+        let out = constree_in(&root, &["new", name]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let next = format!("Next: cd {quoted} && constree test\n");
+        assert!(text(&out.stdout).ends_with(&next), "{}", text(&out.stdout));
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("cd {quoted} && pwd"))
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert!(text(&out.stdout).trim_end().ends_with(name), "{name}");
+    }
+}
+
+#[test]
 fn a_failing_expectation_is_reported_where_it_is_written() {
     let root = scratch_dir("project_failing");
     assert!(constree_in(&root, &["new", "p"]).status.success());

@@ -133,6 +133,24 @@ fn run_and_test_score_by_the_scenarios_rule() {
 }
 
 #[test]
+fn watch_shows_the_starting_world_then_every_step() {
+    let walk = example("walk/walk.toml");
+    let shown = stdout_of(&["run", arg(&walk), "--watch", "--delay", "0", "--steps", "2"]);
+    let headings: Vec<&str> = shown.lines().filter(|l| l.starts_with("Walk — ")).collect();
+    assert_eq!(
+        headings,
+        [
+            "Walk — step 0 of 2",
+            "Walk — step 1 of 2",
+            "Walk — step 2 of 2"
+        ]
+    );
+    let start = stdout_of(&["run", arg(&walk), "--steps", "0"]);
+    let first_board = start.split_once('\n').unwrap().1;
+    assert!(shown.contains(first_board), "{shown}");
+}
+
+#[test]
 fn the_built_in_game_is_the_harvest_example() {
     let builtin = stdout_of(&["run", "--format", "json"]);
     let file = stdout_of(&[
@@ -268,6 +286,19 @@ fn replay_errors_say_what_is_wrong() {
     std::fs::write(&broken, full.replace("\"version\":1", "\"version\":99")).unwrap();
     let err = failure_of(&["replay", arg(&broken)]);
     assert!(err.contains("version"), "{err}");
+    // A later version's fields are not looked at: its version is the answer.
+    std::fs::write(
+        &broken,
+        r#"{"format": "constree-replay", "version": 2, "title": "Harvest"}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        failure_of(&["replay", arg(&broken)]),
+        format!(
+            "error: {}: replay format version 2 is not supported (this constree reads version 1)\n",
+            arg(&broken)
+        )
+    );
     assert!(
         full.contains("\"steps\":[[[0,"),
         "the walker's first step changes cell 0"

@@ -130,7 +130,7 @@ impl Takes {
                     "{file} is {}, not {}: {}; `{command}` takes {}",
                     kind.noun(),
                     self.noun,
-                    kind.hint(&file),
+                    kind.hint(&super::shell_word(&file)),
                     self.files
                 )))
             }

@@ -139,6 +139,21 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     if args.record.is_some() {
         worlds.push(game.world.clone());
     }
+    let watching = args.watch && args.format == Format::Text;
+    let show = |game: &Game<'_>| {
+        if colour {
+            print!("\x1b[2J\x1b[H");
+        }
+        println!("{} — step {} of {steps}", scenario.name, game.step);
+        print!(
+            "{}\n{}",
+            map(&game.world, &config, colour),
+            render::scores(&scenario, &game.world)
+        );
+    };
+    if watching {
+        show(&game);
+    }
     let mut tracing = traced;
     for _ in 0..steps {
         let (_, event) = game.play_step(tracing);
@@ -151,17 +166,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         if args.record.is_some() {
             worlds.push(game.world.clone());
         }
-        if args.watch && args.format == Format::Text {
-            if colour {
-                print!("\x1b[2J\x1b[H");
-            }
-            println!("{} — step {} of {steps}", scenario.name, game.step);
-            print!(
-                "{}\n{}",
-                map(&game.world, &config, colour),
-                render::scores(&scenario, &game.world)
-            );
+        if watching {
             std::thread::sleep(std::time::Duration::from_millis(args.delay));
+            show(&game);
         }
     }
     if let Some(path) = &args.record {
