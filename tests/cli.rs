@@ -179,6 +179,19 @@ fn exec_shows_the_registers_asked_for() {
     assert_eq!(shown.len(), 2, "{some}");
     assert!(shown[0].starts_with("r4   dst") && shown[0].contains("list [5, 4, 3, 2, 1]"));
     assert!(shown[1].starts_with("r5   item") && shown[1].contains("int 5"));
+    // An Int that reads as a command too is a direction as well.
+    let dir = cli_common::scratch_dir("exec_direction");
+    let source = dir.join("heading.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg heading = S\nmain:\n    halt\n",
+    )
+    .unwrap();
+    let shown = stdout_of(&["exec", cli_common::arg(&source), "--show", "heading"]);
+    assert!(
+        shown.contains("int 4 (or direction S, or command Move E)\n"),
+        "{shown}"
+    );
     // A register the program does not have is an error before anything runs.
     let err = cli_common::failure_of(&["exec", cli_common::arg(&count), "--show", "dst,nosuch"]);
     assert!(err.contains("--show: no register `nosuch`"), "{err}");

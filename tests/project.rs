@@ -81,7 +81,7 @@ fn a_failing_expectation_is_reported_where_it_is_written() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains(&format!("  FAILED  game.toml:{line}: expected bot's trail is [nil, nil, nil] after 4 steps, but it is list [0, 0, 0, 0]\n")),
+        stdout.contains(&format!("  FAILED  game.toml:{line}: expected bot's trail is [nil, nil, nil] after 4 steps, but it is list [nil, nil, nil, nil]\n")),
         "{stdout}"
     );
     assert!(
@@ -182,7 +182,7 @@ fn load(expect: &str) -> Result<constree::scenario::Scenario, String> {
     );
     let programs = |_: &str| -> Result<constree::image::Image, String> {
         let loader = constree::asm::source::MemoryLoader::default()
-            .with("p.cta", "use std/control\nreg out = Move E\nreg count = 3\nmain:\n    emit Pass\n    jmp main\n");
+            .with("p.cta", "use std/control\nreg out = Move E\nreg count = 3\nreg heading = S\nreg marks = [nil]\nmain:\n    emit Pass\n    jmp main\n");
         constree::scenario::load_program(&loader, Path::new("p.cta"))
     };
     constree::scenario::Scenario::from_text("s.toml", &text, &programs).map_err(|e| e.to_string())
@@ -240,6 +240,37 @@ fn bad_expectations_name_the_line_and_field() {
             "{expect}:\n{error}\nexpected: {message}"
         );
     }
+}
+
+#[test]
+fn a_value_found_is_shown_in_the_kind_expected() {
+    let scenario = load(
+        "[[expect.robot]]\nname = \"r\"\nafter = 0\nregisters = { marks = \"[nil, nil]\", heading = \"W\", count = \"[nil]\", out = \"Move S\", 2 = \"5\" }\n",
+    )
+    .unwrap();
+    let run = scenario.expect.as_ref().unwrap().run(&scenario);
+    let failures: Vec<String> = run
+        .outcomes
+        .iter()
+        .map(|o| {
+            format!(
+                "{}: {}",
+                o.description,
+                o.failure.as_deref().unwrap_or("ok")
+            )
+        })
+        .collect();
+    assert_eq!(
+        failures,
+        [
+            "r's 2 is 5 after 0 steps: it is int 4",
+            "r's count is [nil] after 0 steps: it is list [[nil], [nil]]",
+            "r's heading is W after 0 steps: it is direction S",
+            "r's marks is [nil, nil] after 0 steps: it is list [nil]",
+            "r's out is Move S after 0 steps: it is command Move E",
+        ]
+        .map(String::from)
+    );
 }
 
 #[test]

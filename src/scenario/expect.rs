@@ -371,7 +371,7 @@ impl Check {
                         None => Some(gone(*robot)),
                         Some(None) => Some(format!("it has no register {register} now")),
                         Some(Some(t)) if t != *value => {
-                            Some(format!("it is {}", show::guess(&t, 60)))
+                            Some(format!("it is {}", show::like(&t, written, 60)))
                         }
                         Some(Some(_)) => None,
                     },

@@ -488,7 +488,7 @@ mod tests {
     fn auto_reads_and_counts() {
         assert_eq!(
             view(&4i64.encode(), Format::Auto),
-            Ok("int 4 (or command Move E)   [4 conses]".to_string())
+            Ok("int 4 (or direction S, or command Move E)   [4 conses]".to_string())
         );
         assert_eq!(
             view(&Tree::NIL, Format::Auto),
