@@ -179,6 +179,19 @@ fn exec_shows_the_registers_asked_for() {
     assert_eq!(shown.len(), 2, "{some}");
     assert!(shown[0].starts_with("r4   dst") && shown[0].contains("list [5, 4, 3, 2, 1]"));
     assert!(shown[1].starts_with("r5   item") && shown[1].contains("int 5"));
+    // An Int that reads as a command too is a direction as well.
+    let dir = cli_common::scratch_dir("exec_direction");
+    let source = dir.join("heading.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg heading = S\nmain:\n    halt\n",
+    )
+    .unwrap();
+    let shown = stdout_of(&["exec", cli_common::arg(&source), "--show", "heading"]);
+    assert!(
+        shown.contains("int 4 (or direction S, or command Move E)\n"),
+        "{shown}"
+    );
     // A register the program does not have is an error before anything runs.
     let err = cli_common::failure_of(&["exec", cli_common::arg(&count), "--show", "dst,nosuch"]);
     assert!(err.contains("--show: no register `nosuch`"), "{err}");
@@ -220,4 +233,59 @@ fn exec_reads_registers_as_the_types_given() {
         err.contains("--show dst:[int: in the type `[int`, at column 5: expected `]`"),
         "{err}"
     );
+}
+
+#[test]
+fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let haul = format!("{root}/docs/tutorial/haul.toml");
+    let count = format!("{root}/examples/count.cta");
+    let cases: &[(&[&str], String)] = &[
+        (
+            &["exec", &haul],
+            format!(
+                "error: {haul} is a scenario, not a program: `constree run {haul}` plays it; `exec` takes a .cta program or .ctm image\n"
+            ),
+        ),
+        (
+            &["check", &haul],
+            format!(
+                "error: {haul} is a scenario, not a program source: `constree run {haul}` plays it; `check` takes a .cta program\n"
+            ),
+        ),
+        (
+            &["run", &count],
+            format!(
+                "error: {count} is a program, not a scenario: `constree exec {count}` runs it; `run` takes a .toml scenario\n"
+            ),
+        ),
+        (
+            &["test", &count],
+            format!(
+                "error: {count} is a program, not a scenario: `constree exec {count}` runs it; `test` takes a .toml scenario\n"
+            ),
+        ),
+        (
+            &["machine", "run", &count],
+            format!(
+                "error: {count} is a program, not a memory (JSON): `constree exec {count}` runs it; `machine run` takes a memory as JSON (docs/formats.md)\n"
+            ),
+        ),
+        (
+            &["replay", &haul],
+            format!(
+                "error: {haul} is a scenario, not a replay: `constree run {haul}` plays it; `replay` takes a .json replay (`run --record` writes one)\n"
+            ),
+        ),
+        (
+            &["debug", "/tmp/game.json"],
+            "error: /tmp/game.json is JSON, not a scenario or a program: `constree replay /tmp/game.json` shows it if it is a recorded game; `debug` takes a .toml scenario, a .cta program or a .ctm image (`--replay FILE` a recorded game)\n".to_string(),
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(&cli_common::failure_of(args), expected, "{args:?}");
+    }
+    // An unusual extension is left to the reader, as before.
+    let err = cli_common::failure_of(&["run", &format!("{root}/README.md")]);
+    assert!(err.contains("README.md:3:10: key with no value"), "{err}");
 }

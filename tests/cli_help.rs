@@ -57,7 +57,7 @@ fn the_help_lists_every_command() {
 }
 
 #[test]
-fn completions_for_bash_zsh_and_fish() {
+fn completions_for_every_shell() {
     let top: Vec<&str> = COMMANDS
         .iter()
         .filter(|w| w.len() == 1)
@@ -67,6 +67,11 @@ fn completions_for_bash_zsh_and_fish() {
         ("bash", "complete -F _constree"),
         ("zsh", "#compdef constree"),
         ("fish", "complete -c constree"),
+        ("elvish", "edit:completion:arg-completer[constree]"),
+        (
+            "powershell",
+            "Register-ArgumentCompleter -Native -CommandName 'constree'",
+        ),
     ] {
         let script = stdout_of(&["completions", shell]);
         assert!(script.contains(marker), "{shell}:\n{script}");
@@ -83,6 +88,30 @@ fn completions_for_bash_zsh_and_fish() {
     {
         assert!(status.success());
     }
+}
+
+#[test]
+fn the_readme_lists_the_shells_the_command_takes() {
+    use clap::ValueEnum;
+    let shells: Vec<String> = clap_complete::Shell::value_variants()
+        .iter()
+        .filter_map(|s| s.to_possible_value().map(|v| v.get_name().to_string()))
+        .collect();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| `constree completions "))
+        .expect("a completions row");
+    let listed = row["| `constree completions ".len()..]
+        .split('`')
+        .next()
+        .unwrap();
+    let mut listed: Vec<&str> = listed.split("\\|").collect();
+    let mut shells: Vec<&str> = shells.iter().map(String::as_str).collect();
+    listed.sort_unstable();
+    shells.sort_unstable();
+    assert_eq!(listed, shells, "{row}");
 }
 
 #[test]

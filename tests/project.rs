@@ -32,7 +32,7 @@ fn a_new_project_passes_its_tests() {
     let out = constree_in(&project, &["test"]);
     assert_eq!(
         text(&out.stdout),
-        "game.toml: mybot, 10 steps\n  ok      bot is at (4, 0) after 4 steps\n  ok      bot's trail is [nil, nil, nil, nil] after 4 steps\n  ok      Red scores 7 after 10 steps\n3 passed, 0 failed\n"
+        "game.toml: mybot, 10 steps\n  ok      bot is at (4, 0) after 4 steps\n  ok      bot's trail is [nil, nil, nil, nil] after 4 steps\n  ok      Red scores 7 after 10 steps\n  ok      no robot's machine fails in 10 steps\n4 passed, 0 failed\n"
     );
     assert!(out.status.success());
     // The program assembles without a warning.
@@ -42,6 +42,24 @@ fn a_new_project_passes_its_tests() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn the_next_step_is_a_command_a_shell_can_run() {
+    let root = scratch_dir("project_quoted");
+    for (name, quoted) in [("my bot", "'my bot'"), ("it's", "'it'\\''s'")] {
+        let out = constree_in(&root, &["new", name]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let next = format!("Next: cd {quoted} && constree test\n");
+        assert!(text(&out.stdout).ends_with(&next), "{}", text(&out.stdout));
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("cd {quoted} && pwd"))
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert!(text(&out.stdout).trim_end().ends_with(name), "{name}");
+    }
 }
 
 #[test]
@@ -63,14 +81,61 @@ fn a_failing_expectation_is_reported_where_it_is_written() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains(&format!("  FAILED  game.toml:{line}: expected bot's trail is [nil, nil, nil] after 4 steps, but it is list [0, 0, 0, 0]\n")),
+        stdout.contains(&format!("  FAILED  game.toml:{line}: expected bot's trail is [nil, nil, nil] after 4 steps, but it is list [nil, nil, nil, nil]\n")),
         "{stdout}"
     );
     assert!(
         stdout.contains("expected Red scores 8 after 10 steps, but Red scores 7"),
         "{stdout}"
     );
-    assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
+    assert!(stdout.ends_with("2 passed, 2 failed\n"), "{stdout}");
+}
+
+#[test]
+fn machine_errors_are_warned_about_and_can_fail_the_test() {
+    let root = scratch_dir("project_machine_error");
+    assert!(constree_in(&root, &["new", "p"]).status.success());
+    let project = root.join("p");
+    // Without its test for the end of the trail, the bot pops Nil once it
+    // is home: its machine fails, and every register is wiped.
+    let bot = project.join("bot.cta");
+    let source = std::fs::read_to_string(&bot).unwrap();
+    let line = source
+        .lines()
+        .position(|l| l.contains("pop trail"))
+        .unwrap();
+    std::fs::write(
+        &bot,
+        source.replace("    jnil trail, rest ", "    ; jnil trail, rest "),
+    )
+    .unwrap();
+    let warning = format!(
+        "  warning bot's machine failed in step 9: deconstruct of Nil in register 3; every register wiped, in `deconstruct trail, scratch, trail` at bot.cta:{} (pop)\n",
+        line + 1
+    );
+    let out = constree_in(&project, &["test"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("  FAILED  game.toml:29: expected no robot's machine fails in 10 steps, but bot's machine failed in step 9\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&warning), "{stdout}");
+    // Allowed, machine errors are only warned about.
+    let game = project.join("game.toml");
+    let text_of = std::fs::read_to_string(&game).unwrap();
+    std::fs::write(
+        &game,
+        text_of.replace("machine_errors = false", "machine_errors = true"),
+    )
+    .unwrap();
+    let out = constree_in(&project, &["test"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.ends_with(&format!("{warning}3 passed, 0 failed\n")),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -117,7 +182,7 @@ fn load(expect: &str) -> Result<constree::scenario::Scenario, String> {
     );
     let programs = |_: &str| -> Result<constree::image::Image, String> {
         let loader = constree::asm::source::MemoryLoader::default()
-            .with("p.cta", "use std/control\nreg out = Move E\nreg count = 3\nmain:\n    emit Pass\n    jmp main\n");
+            .with("p.cta", "use std/control\nreg out = Move E\nreg count = 3\nreg heading = S\nreg marks = [nil]\nmain:\n    emit Pass\n    jmp main\n");
         constree::scenario::load_program(&loader, Path::new("p.cta"))
     };
     constree::scenario::Scenario::from_text("s.toml", &text, &programs).map_err(|e| e.to_string())
@@ -156,6 +221,18 @@ fn bad_expectations_name_the_line_and_field() {
         ),
         ("[expect]\nsteps = -1\n", "s.toml:12:9"),
         ("[expect]\nscore = 3\n", "unknown field `score`"),
+        (
+            "[expect]\nscores = { Red = \"x\" }\n",
+            "s.toml:12:18: expect.scores.Red: invalid type: string \"x\", expected i64",
+        ),
+        (
+            "[[expect.robot]]\nname = \"r\"\nafter = true\n",
+            "s.toml:13:9: expect.robot[0].after: invalid type: boolean `true`",
+        ),
+        (
+            "[expect]\nmachine_errors = \"no\"\n",
+            "s.toml:12:18: expect.machine_errors: invalid type: string \"no\", expected a boolean",
+        ),
     ] {
         let error = load(expect).expect_err(expect);
         assert!(
@@ -166,6 +243,37 @@ fn bad_expectations_name_the_line_and_field() {
 }
 
 #[test]
+fn a_value_found_is_shown_in_the_kind_expected() {
+    let scenario = load(
+        "[[expect.robot]]\nname = \"r\"\nafter = 0\nregisters = { marks = \"[nil, nil]\", heading = \"W\", count = \"[nil]\", out = \"Move S\", 2 = \"5\" }\n",
+    )
+    .unwrap();
+    let run = scenario.expect.as_ref().unwrap().run(&scenario);
+    let failures: Vec<String> = run
+        .outcomes
+        .iter()
+        .map(|o| {
+            format!(
+                "{}: {}",
+                o.description,
+                o.failure.as_deref().unwrap_or("ok")
+            )
+        })
+        .collect();
+    assert_eq!(
+        failures,
+        [
+            "r's 2 is 5 after 0 steps: it is int 4",
+            "r's count is [nil] after 0 steps: it is list [[nil], [nil]]",
+            "r's heading is W after 0 steps: it is direction S",
+            "r's marks is [nil, nil] after 0 steps: it is list [nil]",
+            "r's out is Move S after 0 steps: it is command Move E",
+        ]
+        .map(String::from)
+    );
+}
+
+#[test]
 fn expectations_are_checked_at_their_steps() {
     let scenario = load(
         "[expect]\nsteps = 3\nscores = { Red = 0 }\n[[expect.robot]]\nname = \"r\"\nafter = 0\nat = \"A\"\nregisters = { count = \"3\", 2 = \"Move E\" }\n[[expect.robot]]\nname = \"r\"\nafter = 1\nat = [1, 0]\nregisters = { out = \"Pass\" }\n",
@@ -173,7 +281,7 @@ fn expectations_are_checked_at_their_steps() {
     .unwrap();
     let expect = scenario.expect.as_ref().unwrap();
     assert_eq!(expect.steps, 3);
-    let outcomes = expect.run(&scenario);
+    let outcomes = expect.run(&scenario).outcomes;
     let shown: Vec<String> = outcomes
         .iter()
         .map(|o| format!("{}: {} {:?}", o.check.place, o.description, o.failure))

@@ -96,6 +96,61 @@ fn example_scenarios_play_to_their_scores_and_boards() {
 }
 
 #[test]
+fn run_and_test_score_by_the_scenarios_rule() {
+    // Two Red robots and a Blue one stand on a square each; under the
+    // survivors rule each player's score is its robots left, 2 points each
+    // for the two players with robots.
+    let dir = scratch_dir("survivors_rule");
+    let game = dir.join("game.toml");
+    std::fs::write(
+        &game,
+        "steps = 1\nscoring = \"survivors\"\n[world]\nsize = [4, 1]\n\
+         [[robot]]\nat = [0, 0]\n[[robot]]\nat = [1, 0]\n[[robot]]\nat = [2, 0]\ncolor = \"Blue\"\n\
+         [[player]]\nname = \"reds\"\nhomes = []\ncolor = \"Red\"\n\
+         [[player]]\nname = \"blues\"\nhomes = []\ncolor = \"Blue\"\n\
+         [[player]]\nname = \"greens\"\nhomes = []\ncolor = \"Green\"\n\
+         [expect]\nscores = { reds = 2, greens = 0, blues = 3 }\n",
+    )
+    .unwrap();
+    let shown = stdout_of(&["run", arg(&game)]);
+    assert!(
+        shown.ends_with(
+            "Scores\n  blues        2 points   1 robot\n  reds         2 points   2 robots\n  greens       0 points   0 robots\n"
+        ),
+        "{shown}"
+    );
+    let result = json(&["run", arg(&game), "--format", "json"]);
+    assert_eq!(result["scores"][1]["robots"], 2, "{result}");
+    assert_eq!(result["scores"][1]["points"], 2, "{result}");
+    let out = constree(&["test", arg(&game)], "");
+    let report = text(&out.stdout);
+    assert!(report.contains("  ok      reds scores 2"), "{report}");
+    assert!(
+        report.contains("expected blues scores 3 after 1 step, but blues scores 2 (1 robot)"),
+        "{report}"
+    );
+    assert!(report.ends_with("2 passed, 1 failed\n"), "{report}");
+}
+
+#[test]
+fn watch_shows_the_starting_world_then_every_step() {
+    let walk = example("walk/walk.toml");
+    let shown = stdout_of(&["run", arg(&walk), "--watch", "--delay", "0", "--steps", "2"]);
+    let headings: Vec<&str> = shown.lines().filter(|l| l.starts_with("Walk — ")).collect();
+    assert_eq!(
+        headings,
+        [
+            "Walk — step 0 of 2",
+            "Walk — step 1 of 2",
+            "Walk — step 2 of 2"
+        ]
+    );
+    let start = stdout_of(&["run", arg(&walk), "--steps", "0"]);
+    let first_board = start.split_once('\n').unwrap().1;
+    assert!(shown.contains(first_board), "{shown}");
+}
+
+#[test]
 fn the_built_in_game_is_the_harvest_example() {
     let builtin = stdout_of(&["run", "--format", "json"]);
     let file = stdout_of(&[
@@ -231,6 +286,19 @@ fn replay_errors_say_what_is_wrong() {
     std::fs::write(&broken, full.replace("\"version\":1", "\"version\":99")).unwrap();
     let err = failure_of(&["replay", arg(&broken)]);
     assert!(err.contains("version"), "{err}");
+    // A later version's fields are not looked at: its version is the answer.
+    std::fs::write(
+        &broken,
+        r#"{"format": "constree-replay", "version": 2, "title": "Harvest"}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        failure_of(&["replay", arg(&broken)]),
+        format!(
+            "error: {}: replay format version 2 is not supported (this constree reads version 1)\n",
+            arg(&broken)
+        )
+    );
     assert!(
         full.contains("\"steps\":[[[0,"),
         "the walker's first step changes cell 0"
@@ -335,12 +403,12 @@ fn bad_scenarios_name_file_line_and_field() {
         (
             "unknown_key",
             "[world]\nsize = [2, 2]\ncolour = 3\n",
-            "bad.toml:3:1: unknown field `colour`, expected one of `size`, `wrap`, `map`",
+            "bad.toml:3:1: world.colour: unknown field `colour`, expected one of `size`, `wrap`, `map`",
         ),
         (
             "unknown_robot_key",
             "[world]\nsize = [2, 2]\n[[robot]]\nat = [0, 0]\nspeeed = 3\n",
-            "bad.toml:5:1: unknown field `speeed`",
+            "bad.toml:5:1: robot[0].speeed: unknown field `speeed`",
         ),
         (
             "on_a_wall",
@@ -350,7 +418,7 @@ fn bad_scenarios_name_file_line_and_field() {
         (
             "off_the_grid",
             &format!("{GRID}[[item]]\nat = [3, 0]\nshield = true\n"),
-            "bad.toml:7:6: item[0].at: (3, 0) is off the 3 x 2 grid",
+            "bad.toml:7:6: item[0].at: (3, 0) is off the 3 x 2 grid (columns 0 to 2, rows 0 to 1)",
         ),
         (
             "no_such_mark",
@@ -381,6 +449,11 @@ fn bad_scenarios_name_file_line_and_field() {
             "huge_count",
             "[world]\nsize = [2, 2]\n[[item]]\nat = [0, 0]\nshield = true\ncount = 4000000000\n",
             "item[0].count: 4000000000 items",
+        ),
+        (
+            "survivors_player_without_colour",
+            "scoring = \"survivors\"\n[world]\nsize = [2, 2]\n[[player]]\nname = \"P\"\nhomes = []\n",
+            "bad.toml:4:1: player[0]: the \"survivors\" rule counts a player's robots by their colour",
         ),
         ("not_toml", "[world\n", "bad.toml:1:7:"),
         (

@@ -9,6 +9,7 @@ use cli_common::{arg, failure_of, scratch_dir, stdout_of};
 use constree::asm::source::{DiskLoader, MemoryLoader};
 use constree::encoding::Decode;
 use constree::image::Image;
+use constree::scenario::game::scores;
 use constree::scenario::tournament::{Entrant, Outcome, Tournament, round_seed};
 use constree::scenario::{Scenario, load_program};
 use constree::world::update;
@@ -303,6 +304,40 @@ fn a_recorded_round_is_the_round_played() {
     );
 }
 
+/// Every player's points and score, by name, as a round's replay scores
+/// its last world (what `replay`, `debug` and `test` show).
+fn replay_scores(replay: &constree::scenario::replay::Replay) -> Vec<(String, i64, i64)> {
+    let scenario = replay.scenario().expect("the replay's scenario loads");
+    let mut scores: Vec<_> = scores(&scenario, replay.worlds.last().unwrap())
+        .into_iter()
+        .map(|s| (s.player, s.points, s.score))
+        .collect();
+    scores.sort();
+    scores
+}
+
+#[test]
+fn a_recorded_round_scores_as_the_tournament_scored_it() {
+    let survivors = slots(true, "");
+    let home = "steps = 2\n[world]\nsize = [4, 1]\n[values]\nshield = 10\n\
+        [[slot]]\nat = [0, 0]\ncolor = \"Red\"\ninventory = [{ shield = true, count = 2 }]\n\
+        [[slot]]\nat = [2, 0]\ncolor = \"Blue\"\nhomes = [[3, 0]]\n";
+    let players = [entrant("striker", striker()), entrant("passer", passer())];
+    for text in [&survivors[..], home] {
+        let t = tournament(text, &players, 3);
+        for round in 1..=3 {
+            let (result, replay) = t.record_round(round).expect("records");
+            let mut want: Vec<_> = result
+                .players
+                .iter()
+                .map(|p| (p.player.clone(), p.points, p.score))
+                .collect();
+            want.sort();
+            assert_eq!(replay_scores(&replay), want, "{text}");
+        }
+    }
+}
+
 #[test]
 fn results_do_not_depend_on_the_threads() {
     let text = slots(false, "").replace("steps = 4", "steps = 10");
@@ -455,6 +490,25 @@ fn the_command_line_plays_and_records() {
     assert!(session.contains("focus on striker"), "{session}");
     let shown = stdout_of(&["replay", arg(&replay)]);
     assert!(shown.contains("round 2"), "{shown}");
+    // Round 2 went to the striker, the last one standing: 3 points.
+    assert!(
+        shown.contains("striker        3 points   1 robot\n"),
+        "{shown}"
+    );
+    std::fs::write(&script, "gstep 4\nscore\n").unwrap();
+    let score = stdout_of(&[
+        "debug",
+        "--replay",
+        arg(&replay),
+        "--robot",
+        "striker",
+        "--batch",
+        arg(&script),
+    ]);
+    assert!(
+        score.contains("striker          3 points   1 robot\n"),
+        "{score}"
+    );
     for (extra, message) in [
         (&["--jobs", "0"][..], "--jobs must be 1 to 256"),
         (&["--jobs", "100000"], "--jobs must be 1 to 256"),

@@ -19,9 +19,9 @@ fuzz_target!(|data: &[u8]| {
         if let Some(expect) = &scenario.expect
             && constree_fuzz::quick_scenario(&scenario, expect.steps)
         {
-            let outcomes = expect.run(&scenario);
-            assert_eq!(outcomes.len(), expect.checks.len(), "every check is made");
-            assert_eq!(expect.run(&scenario), outcomes, "deterministic");
+            let run = expect.run(&scenario);
+            assert_eq!(run.outcomes.len(), expect.checks.len(), "every check is made");
+            assert_eq!(expect.run(&scenario), run, "deterministic");
         }
     }
 });

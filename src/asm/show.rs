@@ -4,7 +4,7 @@
 use crate::encoding::{Decode, Encode};
 use crate::machine::Instruction;
 use crate::tree::Tree;
-use crate::world::Command;
+use crate::world::{Command, Direction};
 
 /// An instruction with register names (`names[i]` for register `i`, or the
 /// number when there is no name).
@@ -111,20 +111,24 @@ fn signed(n: i64) -> String {
 
 /// A short description of a tree for people: what it reads as (a number,
 /// a command, a list of numbers, code), with the other readings when it has
-/// several, or the readable form cut at `max` characters.
+/// several, or the readable form cut at `max` characters. An Int that also
+/// reads as a command is a direction too (`int 4 (or direction S, or
+/// command Move E)`): directions are Ints, and the command's direction is
+/// not the Int's.
 pub fn guess(tree: &Tree, max: usize) -> String {
     if tree.is_nil() {
         return "nil".to_string();
     }
     let mut readings = Vec::new();
-    if let Some(n) = i64::decode(tree)
-        && &n.encode() == tree
-    {
+    let int = canonical_int(tree);
+    let as_command = Command::decode(tree).filter(|c| &c.encode() == tree);
+    if let Some(n) = int {
         readings.push(format!("int {n}"));
+        if let Some(d) = Direction::from_index(n).filter(|_| as_command.is_some()) {
+            readings.push(format!("direction {}", d.name()));
+        }
     }
-    if let Some(c) = Command::decode(tree)
-        && &c.encode() == tree
-    {
+    if let Some(c) = as_command {
         readings.push(match command(&c) {
             Some(text) => format!("command {text}"),
             None => format!("command Build ({} registers)", build_size(&c)),
@@ -161,6 +165,138 @@ fn build_size(c: &Command) -> usize {
         Command::Build(_, m) => m.len(),
         _ => 0,
     }
+}
+
+/// The Int a tree is the canonical encoding of, if any.
+fn canonical_int(tree: &Tree) -> Option<i64> {
+    i64::decode(tree).filter(|n| &n.encode() == tree)
+}
+
+/// The kinds of value a literal writes, as far as [`like`] tells them
+/// apart.
+#[derive(Clone, Copy)]
+enum Written<'a> {
+    /// `nil`: shown as a tree of nils (`[nil, [nil]]`).
+    Nil,
+    /// A number.
+    Int,
+    /// A direction name (an Int 0 to 7).
+    Direction,
+    /// A command.
+    Command,
+    /// A list, and its first element's text, if it has one.
+    List(Option<&'a str>),
+    /// Anything else (a pair, `true`, a constant).
+    Other,
+}
+
+impl<'a> Written<'a> {
+    fn of(text: &'a str) -> Written<'a> {
+        let text = text.trim();
+        if text == "nil" {
+            return Written::Nil;
+        }
+        if Direction::ALL.iter().any(|d| d.name() == text) {
+            return Written::Direction;
+        }
+        match text.chars().next() {
+            Some('[') => Written::List(first_element(&text[1..])),
+            Some(c) if c.is_ascii_digit() || c == '-' => Written::Int,
+            Some(c) if c.is_ascii_uppercase() => Written::Command,
+            _ => Written::Other,
+        }
+    }
+
+    /// How a description of this kind starts.
+    fn label(self) -> &'static str {
+        match self {
+            Written::Int => "int ",
+            Written::Direction => "direction ",
+            Written::Command => "command ",
+            Written::List(_) => "list ",
+            Written::Nil | Written::Other => "",
+        }
+    }
+
+    /// Whether nil is shown as a number in this kind.
+    fn numeric(self) -> bool {
+        matches!(self, Written::Int | Written::Direction)
+    }
+}
+
+/// A description of `tree` in the kind of value `written` (a literal of the
+/// language) is: an Int as an Int, a direction as a direction, a command as
+/// a command, a list as a list whose elements are shown in the kind of
+/// `written`'s first element, nil as a tree of nils; [`guess`] when `tree`
+/// is not of that kind (or `written`'s kind is none of these). For a value
+/// found where `written` was expected.
+pub fn like(tree: &Tree, written: &str, max: usize) -> String {
+    let kind = Written::of(written);
+    if tree.is_nil() && !kind.numeric() {
+        return "nil".to_string();
+    }
+    match literal_like(tree, kind, max) {
+        Some(text) => format!("{}{text}", kind.label()),
+        None => guess(tree, max),
+    }
+}
+
+/// `tree` as a literal of a kind ([`like`]), if it is of that kind and
+/// has at most `max` conses.
+fn literal_like(tree: &Tree, kind: Written<'_>, max: usize) -> Option<String> {
+    if tree.size() > max as u64 {
+        return None;
+    }
+    if tree.is_nil() && !kind.numeric() {
+        return Some("nil".to_string());
+    }
+    match kind {
+        Written::Nil => Some(nil_tree(tree)),
+        Written::Int => canonical_int(tree).map(|n| n.to_string()),
+        Written::Direction => canonical_int(tree)
+            .and_then(Direction::from_index)
+            .map(|d| d.name().to_string()),
+        Written::Command => Command::decode(tree)
+            .filter(|c| &c.encode() == tree)
+            .map(|c| summary(&c)),
+        Written::List(first) => {
+            let element = first.map_or(Written::Other, Written::of);
+            let items = tree
+                .iter_list()
+                .map(|e| literal_like(e, element, max).or_else(|| literal(e, max)))
+                .collect::<Option<Vec<String>>>()?;
+            Some(format!("[{}]", items.join(", ")))
+        }
+        Written::Other => None,
+    }
+}
+
+/// A tree as lists of nils: `nil`, `[nil]`, `[nil, [nil]]`.
+fn nil_tree(tree: &Tree) -> String {
+    if tree.is_nil() {
+        return "nil".to_string();
+    }
+    let items: Vec<String> = tree.iter_list().map(nil_tree).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The text of the first element of a list literal whose `[` is cut off:
+/// up to the first `,` or `]` outside brackets and parentheses (`None` for
+/// an empty list).
+fn first_element(inner: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' if depth > 0 => depth -= 1,
+            ',' | ']' if depth == 0 => {
+                let first = inner[..i].trim();
+                return (!first.is_empty()).then_some(first);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What an output register holds, as the engine reads it: a command, or why

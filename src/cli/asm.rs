@@ -1,6 +1,6 @@
 //! `constree asm`, `check`, `exec`: the assembler's commands.
 
-use super::Failure;
+use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::asm::{Assembly, assemble_file};
 use crate::image::Image;
@@ -77,6 +77,7 @@ pub fn load_program(file: &Path, stdlib: &StdlibOption) -> Result<Image, Failure
 }
 
 pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
+    kind::SOURCE.check("asm", &args.file)?;
     let assembly = assemble_reporting(&args.file, &args.stdlib);
     let Some(image) = assembly.image else {
         return Ok(ExitCode::FAILURE);
@@ -92,6 +93,7 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
 }
 
 pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
+    kind::SOURCE.check("check", &args.file)?;
     let assembly = assemble_reporting(&args.file, &args.stdlib);
     Ok(if assembly.has_errors() {
         ExitCode::FAILURE
@@ -101,6 +103,7 @@ pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
 }
 
 pub fn run_disasm(args: DisasmArgs) -> Result<ExitCode, Failure> {
+    kind::IMAGE.check("disasm", &args.file)?;
     let image = load(&args.file)?;
     print!("{}", crate::asm::disasm::disassemble(&image));
     Ok(ExitCode::SUCCESS)

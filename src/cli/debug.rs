@@ -4,8 +4,8 @@
 //! standard input): every command echoed as `> COMMAND`, errors as
 //! `error: ...`, exit code 1 if any command failed.
 
-use super::Failure;
 use super::asm::StdlibOption;
+use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::debugger::commands::{COMMANDS, Outcome};
 use crate::debugger::view::Format;
@@ -61,6 +61,7 @@ type Loaded = (Scenario, PathBuf, Vec<(String, String)>);
 fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
     let dir_of = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
     if let Some(file) = &args.replay {
+        kind::REPLAY.check("debug --replay", file)?;
         let replay = Replay::load(file)?;
         let scenario = replay.scenario()?;
         let (world, _) = scenario.world(scenario.seed);
@@ -79,6 +80,7 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
             .collect();
         return Ok((builtin::scenario()?, PathBuf::new(), builtins));
     };
+    kind::SCENARIO_OR_PROGRAM.check("debug", target)?;
     let is_program = target.extension().is_some_and(|e| e == "cta" || e == "ctm");
     if !is_program {
         return Ok((

@@ -1,7 +1,7 @@
 //! `constree exec`: one machine outside any world.
 
-use super::Failure;
 use super::asm::{StdlibOption, load_program};
+use super::{Failure, kind};
 use crate::asm::{parse_literal, show};
 use crate::debugger::view::{ValueType, ViewContext, show_as};
 use crate::machine::run_machine;
@@ -35,6 +35,7 @@ pub struct ExecArgs {
 }
 
 pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
+    kind::PROGRAM.check("exec", &args.file)?;
     let image = load_program(&args.file, &args.stdlib)?;
     let input = match &args.input {
         Some(text) => Some(parse_literal(text).map_err(|m| Failure(format!("--input: {m}")))?),

@@ -1,7 +1,7 @@
 //! `constree machine ...`: bare register machines.
 
-use super::Failure;
 use super::input::{print_json, read_json};
+use super::{Failure, kind};
 use crate::machine::{MachineDocument, Outcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +35,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             speed,
             shared,
         } => {
+            kind::MEMORY.check("machine run", &file)?;
             let MachineDocument {
                 speed: file_speed,
                 memory,

@@ -5,6 +5,7 @@ mod conformance;
 mod debug;
 mod exec;
 mod input;
+mod kind;
 mod machine;
 mod new;
 mod render;
@@ -104,7 +105,9 @@ Inside, `help` lists the debugger's commands (docs/debugger.md).")]
     #[command(after_help = "Examples:
   constree completions bash > ~/.local/share/bash-completion/completions/constree
   constree completions zsh > ~/.zfunc/_constree        # with ~/.zfunc in $fpath
-  constree completions fish > ~/.config/fish/completions/constree.fish")]
+  constree completions fish > ~/.config/fish/completions/constree.fish
+  constree completions elvish > ~/.config/elvish/lib/constree.elv   # then `use constree` in rc.elv
+  constree completions powershell >> $PROFILE")]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
@@ -118,6 +121,17 @@ pub struct Failure(pub String);
 impl<E: std::fmt::Display> From<E> for Failure {
     fn from(e: E) -> Self {
         Failure(e.to_string())
+    }
+}
+
+/// A word for a POSIX shell: as it is when it holds only characters a shell
+/// reads literally, else in single quotes (a `'` written `'\''`).
+pub fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+./:=@%,".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 

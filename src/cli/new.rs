@@ -78,6 +78,9 @@ pub fn run(args: NewArgs) -> Result<ExitCode, Failure> {
     }
     let files: Vec<&str> = FILES.iter().map(|(f, _)| *f).collect();
     println!("Created {}: {}", dir.display(), files.join(", "));
-    println!("Next: cd {} && constree test", dir.display());
+    println!(
+        "Next: cd {} && constree test",
+        super::shell_word(&dir.display().to_string())
+    );
     Ok(ExitCode::SUCCESS)
 }

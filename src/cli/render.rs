@@ -1,7 +1,7 @@
 //! Showing worlds on a terminal: the report's drawing, with colours when
 //! the output is a terminal.
 
-use crate::scenario::game::Score;
+use crate::scenario::{Scenario, game};
 use crate::world::render::visualize;
 use crate::world::{Color, GameConfig, World};
 
@@ -33,23 +33,27 @@ pub fn map(world: &World, config: &GameConfig, colour: bool) -> String {
     out
 }
 
-/// The players' scores, highest first: name, score, home squares.
-pub fn scores(scores: &[Score]) -> String {
+/// The scoreboard of a world under a scenario's rule ([`game::scores`]),
+/// highest points first: name, points and what they come from (home
+/// squares or robots left).
+pub fn scores(scenario: &Scenario, world: &World) -> String {
+    let scores = game::scores(scenario, world);
+    if scores.is_empty() {
+        let hint = if scenario.slots.is_empty() {
+            ""
+        } else {
+            " (its [[slot]]s are played by `constree tournament`)"
+        };
+        return format!("Scores: the scenario has no players{hint}\n");
+    }
     let width = scores
         .iter()
         .map(|s| s.player.chars().count())
         .max()
         .unwrap_or(0);
     let mut out = String::from("Scores\n");
-    for s in scores {
-        let homes: Vec<String> = s.homes.iter().map(|(x, y)| format!("({x}, {y})")).collect();
-        let label = if s.homes.len() == 1 { "home" } else { "homes" };
-        out.push_str(&format!(
-            "  {:<width$}  {:>6}   {label} {}\n",
-            s.player,
-            s.score,
-            homes.join(", ")
-        ));
+    for s in &scores {
+        out.push_str(&format!("  {}\n", s.line(scenario.scoring, width)));
     }
     out
 }

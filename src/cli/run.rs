@@ -1,9 +1,9 @@
 //! `constree run` and `constree replay`: play a scenario, show a recorded
 //! game.
 
-use super::Failure;
 use super::asm::StdlibOption;
 use super::render::{self, map};
+use super::{Failure, kind};
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
 use crate::scenario::{Scenario, builtin};
@@ -73,7 +73,10 @@ pub struct ReplayArgs {
 
 fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
     match &args.scenario {
-        Some(path) => Ok(Scenario::load_text(path, args.stdlib.dir())?),
+        Some(path) => {
+            kind::SCENARIO.check("run", path)?;
+            Ok(Scenario::load_text(path, args.stdlib.dir())?)
+        }
         None => Ok((builtin::scenario()?, builtin::text().to_string())),
     }
 }
@@ -136,6 +139,21 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     if args.record.is_some() {
         worlds.push(game.world.clone());
     }
+    let watching = args.watch && args.format == Format::Text;
+    let show = |game: &Game<'_>| {
+        if colour {
+            print!("\x1b[2J\x1b[H");
+        }
+        println!("{} — step {} of {steps}", scenario.name, game.step);
+        print!(
+            "{}\n{}",
+            map(&game.world, &config, colour),
+            render::scores(&scenario, &game.world)
+        );
+    };
+    if watching {
+        show(&game);
+    }
     let mut tracing = traced;
     for _ in 0..steps {
         let (_, event) = game.play_step(tracing);
@@ -148,17 +166,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         if args.record.is_some() {
             worlds.push(game.world.clone());
         }
-        if args.watch && args.format == Format::Text {
-            if colour {
-                print!("\x1b[2J\x1b[H");
-            }
-            println!("{} — step {} of {steps}", scenario.name, game.step);
-            print!(
-                "{}\n{}",
-                map(&game.world, &config, colour),
-                render::scores(&game.scores())
-            );
+        if watching {
             std::thread::sleep(std::time::Duration::from_millis(args.delay));
+            show(&game);
         }
     }
     if let Some(path) = &args.record {
@@ -178,7 +188,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             print!(
                 "{}\n{}",
                 map(&game.world, &config, colour),
-                render::scores(&game.scores())
+                render::scores(&scenario, &game.world)
             );
         }
         Format::Text => {}
@@ -200,6 +210,7 @@ fn print_result(
 }
 
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
+    kind::REPLAY.check("replay", &args.file)?;
     let replay = Replay::load(&args.file)?;
     let last = replay.worlds.len().saturating_sub(1);
     let k = args.step.unwrap_or(last);
@@ -219,7 +230,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
             print!(
                 "{}\n{}",
                 map(world, &scenario.config(), colour),
-                render::scores(&scores(&scenario, world))
+                render::scores(&scenario, world)
             );
         }
     }

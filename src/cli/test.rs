@@ -1,8 +1,9 @@
 //! `constree test`: play scenarios and check their `[expect]` tables.
 
-use super::Failure;
 use super::asm::StdlibOption;
+use super::{Failure, kind};
 use crate::scenario::Scenario;
+use crate::scenario::expect::MachineFailure;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -16,6 +17,7 @@ use std::process::ExitCode;
 A scenario's expectations are its [expect] table (docs/formats.md):
   [expect]
   scores = { Red = 5 }
+  machine_errors = false              # no robot's machine may fail (default: a warning)
   [[expect.robot]]
   name = \"hauler\"
   after = 3
@@ -52,44 +54,16 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
         }
         files
     } else {
+        for file in &args.scenarios {
+            kind::SCENARIO.check("test", file)?;
+        }
         args.scenarios
     };
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
-        let scenario = match Scenario::load(file, args.stdlib.dir()) {
-            Ok(s) => s,
-            Err(e) => {
-                println!("FAILED  {e}");
-                failed += 1;
-                continue;
-            }
-        };
-        let Some(expect) = &scenario.expect else {
-            println!("{}: no [expect] table, nothing checked", file.display());
-            continue;
-        };
-        println!(
-            "{}: {}, {} step{}",
-            file.display(),
-            scenario.name,
-            expect.steps,
-            if expect.steps == 1 { "" } else { "s" }
-        );
-        for outcome in expect.run(&scenario) {
-            match &outcome.failure {
-                None => {
-                    passed += 1;
-                    println!("  ok      {}", outcome.description);
-                }
-                Some(found) => {
-                    failed += 1;
-                    println!(
-                        "  FAILED  {}: expected {}, but {found}",
-                        outcome.check.place, outcome.description
-                    );
-                }
-            }
-        }
+        let (p, f) = test_file(file, &args.stdlib);
+        passed += p;
+        failed += f;
     }
     println!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
@@ -102,4 +76,66 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Plays one scenario and checks its expectations, printing a line per
+/// check and a warning per robot whose machine failed; gives the checks
+/// passed and failed (a scenario that does not load is one failure).
+fn test_file(file: &Path, stdlib: &StdlibOption) -> (usize, usize) {
+    let scenario = match Scenario::load(file, stdlib.dir()) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("FAILED  {e}");
+            return (0, 1);
+        }
+    };
+    let Some(expect) = &scenario.expect else {
+        println!("{}: no [expect] table, nothing checked", file.display());
+        return (0, 0);
+    };
+    println!(
+        "{}: {}, {} step{}",
+        file.display(),
+        scenario.name,
+        expect.steps,
+        if expect.steps == 1 { "" } else { "s" }
+    );
+    let run = expect.run(&scenario);
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for outcome in &run.outcomes {
+        match &outcome.failure {
+            None => {
+                passed += 1;
+                println!("  ok      {}", outcome.description);
+            }
+            Some(found) => {
+                failed += 1;
+                println!(
+                    "  FAILED  {}: expected {}, but {found}",
+                    outcome.check.place, outcome.description
+                );
+            }
+        }
+    }
+    for failure in &run.failures {
+        println!("  warning {}", failure_line(&scenario, failure));
+    }
+    (passed, failed)
+}
+
+/// A robot's machine failure in words: the robot, the step, the error and
+/// where the failing instruction is written.
+fn failure_line(scenario: &Scenario, failure: &MachineFailure) -> String {
+    let place = failure
+        .fault
+        .as_ref()
+        .map_or_else(String::new, |f| format!(", in {f}"));
+    let more = match failure.count {
+        1 => String::new(),
+        n => format!(" (it failed in {n} steps)"),
+    };
+    format!(
+        "{}'s machine failed in step {}: {}; every register wiped{place}{more}",
+        scenario.robots[failure.robot].name, failure.step, failure.error
+    )
 }

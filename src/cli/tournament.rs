@@ -1,8 +1,8 @@
 //! `constree tournament`: many seeded rounds of a scenario between player
 //! programs, in parallel, ranked.
 
-use super::Failure;
 use super::asm::StdlibOption;
+use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
 use crate::scenario::{Scenario, load_program};
@@ -56,6 +56,7 @@ fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, 
     let loader = DiskLoader::new(stdlib);
     let mut entrants: Vec<Entrant> = Vec::new();
     for path in paths {
+        kind::PROGRAM.check("tournament --players", path)?;
         if !path.is_file() {
             return Err(Failure(format!(
                 "there is no program file {}",
@@ -99,6 +100,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
         return Err(Failure(format!("--jobs must be 1 to {MAX_JOBS}")));
     }
     let record = record_request(&args.record_round)?;
+    kind::SCENARIO.check("tournament --game", &args.game)?;
     let (scenario, text) = Scenario::load_text(&args.game, args.stdlib.dir())?;
     let players = entrants(&args.players, args.stdlib.dir())?;
     let tournament = Tournament::new(&scenario, &text, &players, args.rounds, args.seed)?;

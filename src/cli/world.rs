@@ -1,7 +1,7 @@
 //! `constree world ...`: worlds in the interchange format.
 
-use super::Failure;
 use super::input::{print_json, read_json};
+use super::{Failure, kind};
 use crate::conformance::fnv1a;
 use crate::world::render::visualize;
 use crate::world::{GameConfig, WorldDocument, update};
@@ -45,6 +45,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             digest,
             shared,
         } => {
+            kind::WORLD.check("world step", &file)?;
             let WorldDocument(mut world) = read_json(&file)?;
             for _ in 0..steps {
                 world = update(world);

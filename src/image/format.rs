@@ -124,6 +124,35 @@ pub enum ImageError {
     /// Valid JSON whose contents do not hold together.
     #[error("corrupt image: {0}")]
     Corrupt(String),
+    /// Another kind of file, or an image of a version this constree does
+    /// not read.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// Checks a versioned JSON file's `"format"` and `"version"` keys before
+/// the rest of it is read, so that a file of another kind or version is
+/// answered by saying so (`replay format version 2 is not supported`),
+/// not by the fields it lacks. `what` names the kind (`replay`). A text
+/// whose keys cannot be read passes: the full reading reports it.
+pub fn check_format(text: &str, format: &str, version: u32, what: &str) -> Result<(), String> {
+    #[derive(Deserialize)]
+    struct Header {
+        format: Option<String>,
+        version: Option<u32>,
+    }
+    let Ok(header) = serde_json::from_str::<Header>(text) else {
+        return Ok(());
+    };
+    match (header.format, header.version) {
+        (Some(found), _) if found != format => Err(format!(
+            "not a constree {what}: its format is {found:?}, expected {format:?}"
+        )),
+        (_, Some(found)) if found != version => Err(format!(
+            "{what} format version {found} is not supported (this constree reads version {version})"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The JSON text of an image.
@@ -212,19 +241,8 @@ pub fn to_json(image: &Image) -> String {
 
 /// Reads an image from its JSON text, checking that it holds together.
 pub fn from_json(text: &str) -> Result<Image, ImageError> {
+    check_format(text, FORMAT, VERSION, "image").map_err(ImageError::Unsupported)?;
     let file: File = serde_json::from_str(text).map_err(|e| ImageError::Json(e.to_string()))?;
-    if file.format != FORMAT {
-        return Err(ImageError::Json(format!(
-            "format is {:?}, expected {FORMAT:?}",
-            file.format
-        )));
-    }
-    if file.version != VERSION {
-        return Err(ImageError::Corrupt(format!(
-            "version {} is not supported (this constree reads version {VERSION})",
-            file.version
-        )));
-    }
     let trees = trees_from_nodes(&file.nodes).map_err(ImageError::Corrupt)?;
     let tree = |id: u64, what: &str| {
         trees.get(id as usize).cloned().ok_or_else(|| {

@@ -70,20 +70,8 @@ impl Checker<'_> {
         for (k, robot) in spec.robots.iter().enumerate() {
             robots.push(self.robot(k, robot, &grid)?);
         }
-        let mut players = Vec::new();
-        for (k, p) in spec.players.iter().enumerate() {
-            let homes = p
-                .get_ref()
-                .homes
-                .iter()
-                .enumerate()
-                .map(|(h, home)| self.home(home, &grid, &format!("player[{k}].homes[{h}]")))
-                .collect::<Result<Vec<_>, _>>()?;
-            players.push(Player {
-                name: p.get_ref().name.clone(),
-                homes,
-            });
-        }
+        let scoring = self.scoring(&spec)?;
+        let players = self.players(&spec, &grid, scoring)?;
         let mut slots = Vec::new();
         for (k, s) in spec.slots.iter().enumerate() {
             let field = format!("slot[{k}]");
@@ -110,21 +98,6 @@ impl Checker<'_> {
                 inventory,
             });
         }
-        let scoring = match spec
-            .scoring
-            .as_ref()
-            .map(|s| (s.get_ref().as_str(), s.span()))
-        {
-            None | Some(("home", _)) => Scoring::Home,
-            Some(("survivors", _)) => Scoring::Survivors,
-            Some((other, span)) => {
-                return Err(self.at.error(
-                    span,
-                    "scoring",
-                    format!("unknown scoring rule {other:?}: expected \"home\" or \"survivors\""),
-                ));
-            }
-        };
         let values = ItemValues {
             cargo: spec
                 .values
@@ -173,6 +146,63 @@ impl Checker<'_> {
             limits,
             expect,
         })
+    }
+
+    /// The scoring rule: `home` unless the file says `survivors`.
+    fn scoring(&self, spec: &ScenarioSpec) -> Result<Scoring, ScenarioError> {
+        match spec
+            .scoring
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), s.span()))
+        {
+            None | Some(("home", _)) => Ok(Scoring::Home),
+            Some(("survivors", _)) => Ok(Scoring::Survivors),
+            Some((other, span)) => Err(self.at.error(
+                span,
+                "scoring",
+                format!("unknown scoring rule {other:?}: expected \"home\" or \"survivors\""),
+            )),
+        }
+    }
+
+    /// The players: their home squares, and their colours (which the
+    /// `survivors` rule needs, to count their robots).
+    fn players(
+        &self,
+        spec: &ScenarioSpec,
+        grid: &Grid,
+        scoring: Scoring,
+    ) -> Result<Vec<Player>, ScenarioError> {
+        let mut players = Vec::new();
+        for (k, p) in spec.players.iter().enumerate() {
+            let field = format!("player[{k}]");
+            let homes = p
+                .get_ref()
+                .homes
+                .iter()
+                .enumerate()
+                .map(|(h, home)| self.home(home, grid, &format!("{field}.homes[{h}]")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let color = p
+                .get_ref()
+                .color
+                .as_ref()
+                .map(|c| self.color(c, &format!("{field}.color")))
+                .transpose()?;
+            if color.is_none() && scoring == Scoring::Survivors {
+                return Err(self.at.error(
+                    p.span(),
+                    field,
+                    "the \"survivors\" rule counts a player's robots by their colour: give the player a `color`",
+                ));
+            }
+            players.push(Player {
+                name: p.get_ref().name.clone(),
+                homes,
+                color,
+            });
+        }
+        Ok(players)
     }
 
     /// Every speed and register limit in the game within the caps: the
@@ -345,7 +375,11 @@ impl Checker<'_> {
             return Err(self.at.error(
                 pos.span(),
                 field,
-                format!("{position:?} is off the {w} x {h} grid (columns 0..{w}, rows 0..{h})"),
+                format!(
+                    "{position:?} is off the {w} x {h} grid (columns 0 to {}, rows 0 to {})",
+                    w - 1,
+                    h - 1
+                ),
             ));
         }
         if walls[shape.locate(position)] {

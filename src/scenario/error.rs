@@ -78,6 +78,16 @@ impl<'a> Locator<'a> {
         }
     }
 
+    /// The field (`expect.robot[0].name`) whose key or value holds a byte
+    /// offset of the file, as deep as it goes; empty when none does (or
+    /// the file is not TOML).
+    pub fn field_at(&self, offset: usize) -> String {
+        toml::de::DeTable::parse(self.text)
+            .ok()
+            .and_then(|root| table_field(root.get_ref(), offset))
+            .unwrap_or_default()
+    }
+
     /// An error of the whole file.
     pub fn whole(&self, field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
         ScenarioError {
@@ -87,5 +97,30 @@ impl<'a> Locator<'a> {
             message: message.into(),
             details: None,
         }
+    }
+}
+
+/// The path below a table to the key or value that holds `offset`.
+fn table_field(table: &toml::de::DeTable<'_>, offset: usize) -> Option<String> {
+    table.iter().find_map(|(key, value)| {
+        if key.span().contains(&offset) {
+            return Some(key.get_ref().to_string());
+        }
+        let below = value_field(value, offset)?;
+        Some(format!("{}{below}", key.get_ref()))
+    })
+}
+
+/// The path below a value to the part of it that holds `offset`: empty
+/// for the value itself, `[i]` or `.key` further down.
+fn value_field(value: &toml::Spanned<toml::de::DeValue<'_>>, offset: usize) -> Option<String> {
+    use toml::de::DeValue;
+    match value.get_ref() {
+        DeValue::Table(table) => table_field(table, offset).map(|f| format!(".{f}")),
+        DeValue::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| value_field(item, offset).map(|below| format!("[{i}]{below}"))),
+        _ => value.span().contains(&offset).then(String::new),
     }
 }

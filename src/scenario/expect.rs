@@ -3,9 +3,9 @@
 //! values after some steps.
 
 use super::check::{Checker, Grid};
-use super::game::Game;
+use super::game::{Game, RobotEvent};
 use super::spec::{ExpectSpec, RobotExpectSpec};
-use super::{Placement, RobotSetup, ScenarioError};
+use super::{Placement, RobotSetup, ScenarioError, Scoring};
 use crate::asm::{parse_literal, show};
 use crate::tree::Tree;
 use crate::world::Position;
@@ -34,13 +34,15 @@ pub struct Check {
 /// What must hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expected {
-    /// A player's score.
+    /// A player's points under the scenario's scoring rule.
     Score {
         /// The player.
         player: String,
-        /// The score.
+        /// The points.
         score: i64,
     },
+    /// No robot's machine fails in the steps played.
+    NoMachineErrors,
     /// A robot's square.
     Place {
         /// The robot (index among the scenario's robots).
@@ -103,6 +105,13 @@ impl Checker<'_> {
                     player: player.clone(),
                     score: *score.get_ref(),
                 },
+            });
+        }
+        if let Some(allowed) = spec.machine_errors.as_ref().filter(|m| !*m.get_ref()) {
+            checks.push(Check {
+                place: self.place(allowed.span()),
+                after: steps,
+                expected: Expected::NoMachineErrors,
             });
         }
         for (k, r) in spec.robot.iter().enumerate() {
@@ -226,48 +235,115 @@ fn register_index(robot: &RobotSetup, name: &str) -> Option<usize> {
         .filter(|&k| k < robot.memory.len())
 }
 
+/// `1 step`, `2 steps`.
+fn steps(n: u64) -> String {
+    format!("{n} step{}", if n == 1 { "" } else { "s" })
+}
+
+/// A robot whose machine failed while a test played: its first failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachineFailure {
+    /// The robot (index among the scenario's robots).
+    pub robot: usize,
+    /// The step of its first failure (1 for the first step).
+    pub step: u64,
+    /// The machine error.
+    pub error: String,
+    /// The instruction that failed and where it is written, when known.
+    pub fault: Option<String>,
+    /// How many steps its machine failed in.
+    pub count: usize,
+}
+
+/// What playing a scenario's expectations came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestRun {
+    /// Every check's result, in the order they were checked.
+    pub outcomes: Vec<Outcome>,
+    /// Every robot whose machine failed, in the order of their first
+    /// failures.
+    pub failures: Vec<MachineFailure>,
+}
+
 impl Expectations {
-    /// Plays the scenario's game for `steps` steps and checks every
-    /// expectation at its step.
-    pub fn run(&self, scenario: &super::Scenario) -> Vec<Outcome> {
+    /// Plays the scenario's game for `steps` steps, checks every
+    /// expectation at its step, and notes the robots whose machines fail.
+    pub fn run(&self, scenario: &super::Scenario) -> TestRun {
         let mut game = Game::new(scenario);
+        let everyone: Vec<usize> = (0..scenario.robots.len()).collect();
         let mut outcomes = Vec::new();
+        let mut failures: Vec<MachineFailure> = Vec::new();
         loop {
             for check in self.checks.iter().filter(|c| c.after == game.step) {
-                outcomes.push(check.outcome(&game));
+                outcomes.push(check.outcome(&game, &failures));
             }
             if game.step >= self.steps {
                 break;
             }
-            game.play_step(None);
+            let (_, events) = game.play_step_following(&everyone);
+            for (robot, event) in events.into_iter().enumerate() {
+                note_failure(&mut failures, robot, event);
+            }
         }
-        outcomes
+        TestRun { outcomes, failures }
+    }
+}
+
+/// Adds a robot's machine failure in a step to the list (or counts it, if
+/// the robot failed before).
+fn note_failure(failures: &mut Vec<MachineFailure>, robot: usize, event: RobotEvent) {
+    let Some(Err(error)) = event.run else {
+        return;
+    };
+    match failures.iter_mut().find(|f| f.robot == robot) {
+        Some(earlier) => earlier.count += 1,
+        None => failures.push(MachineFailure {
+            robot,
+            step: event.step,
+            error: error.to_string(),
+            fault: event.fault,
+            count: 1,
+        }),
     }
 }
 
 impl Check {
-    /// Checks this against a game at the check's step.
-    fn outcome(&self, game: &Game<'_>) -> Outcome {
+    /// Checks this against a game at the check's step, after the machine
+    /// failures so far.
+    fn outcome(&self, game: &Game<'_>, failures: &[MachineFailure]) -> Outcome {
         let scenario = game.scenario;
-        let after = format!(
-            "after {} step{}",
-            self.after,
-            if self.after == 1 { "" } else { "s" }
-        );
+        let after = format!("after {}", steps(self.after));
         let robot_name = |k: usize| scenario.robots[k].name.as_str();
         let gone = |k: usize| format!("{} is gone (destroyed)", robot_name(k));
         let (description, failure) = match &self.expected {
             Expected::Score { player, score } => {
-                let found = game
-                    .scores()
-                    .into_iter()
-                    .find(|s| &s.player == player)
-                    .map_or(0, |s| s.score);
+                let scoring = scenario.scoring;
+                let found = game.scores().into_iter().find(|s| &s.player == player);
                 (
                     format!("{player} scores {score} {after}"),
-                    (found != *score).then(|| format!("{player} scores {found}")),
+                    found.filter(|s| s.points != *score).map(|s| match scoring {
+                        Scoring::Home => format!("{player} scores {}", s.points),
+                        Scoring::Survivors => {
+                            format!("{player} scores {} ({})", s.points, s.basis(scoring))
+                        }
+                    }),
                 )
             }
+            Expected::NoMachineErrors => (
+                format!("no robot's machine fails in {}", steps(self.after)),
+                failures.first().map(|f| {
+                    let others = failures.len() - 1;
+                    format!(
+                        "{}'s machine failed in step {}{}",
+                        robot_name(f.robot),
+                        f.step,
+                        match others {
+                            0 => String::new(),
+                            n => format!(" (and {n} more robot{})", if n == 1 { "" } else { "s" }),
+                        }
+                    )
+                }),
+            ),
             Expected::Place { robot, at } => {
                 let now = game.robots[*robot].map(|(cell, _)| game.world.shape().position(cell));
                 (
@@ -295,7 +371,7 @@ impl Check {
                         None => Some(gone(*robot)),
                         Some(None) => Some(format!("it has no register {register} now")),
                         Some(Some(t)) if t != *value => {
-                            Some(format!("it is {}", show::guess(&t, 60)))
+                            Some(format!("it is {}", show::like(&t, written, 60)))
                         }
                         Some(Some(_)) => None,
                     },

@@ -1,11 +1,12 @@
 //! Playing a scenario: the world step by step, following the scenario's
 //! robots from square to square, and the scores.
 
-use super::Scenario;
+use super::{ItemValues, Player, Scenario, Scoring};
 use crate::asm::listing;
+use crate::image::Image;
 use crate::machine::{MachineError, RunReport, Tick, tick};
 use crate::world::step::{PendingRobot, RobotStep};
-use crate::world::{Action, Command, Position, Robot, StepReport, World, update_with};
+use crate::world::{Action, Color, Command, Position, Robot, StepReport, World, update_with};
 use std::collections::HashMap;
 
 /// A game in progress.
@@ -39,15 +40,66 @@ pub struct RobotEvent {
     pub fault: Option<String>,
 }
 
-/// A player's score.
+/// A player's result under a scenario's scoring rule ([`Scoring`]), as a
+/// tournament scores a round.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Score {
     /// The player.
     pub player: String,
     /// Their home squares.
     pub homes: Vec<Position>,
-    /// What the robots on them carry.
+    /// Robots of the player's colour in the world (`None` when the
+    /// scenario gives the player no colour).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub robots: Option<usize>,
+    /// The score: the value the robots on the home squares carry (`home`),
+    /// or the robots of the player's colour (`survivors`).
     pub score: i64,
+    /// The points the rule gives: the score (`home`), or 3, 2 or 1 when
+    /// one, two or more players have robots left and 0 without
+    /// (`survivors`).
+    pub points: i64,
+}
+
+impl Score {
+    /// A scoreboard line: the name padded to `width`, the points, what
+    /// they come from ([`Score::basis`]).
+    pub fn line(&self, scoring: Scoring, width: usize) -> String {
+        let unit = match scoring {
+            Scoring::Home => "",
+            Scoring::Survivors => " points",
+        };
+        format!(
+            "{:<width$}  {:>6}{unit}   {}",
+            self.player,
+            self.points,
+            self.basis(scoring)
+        )
+    }
+
+    /// What the points come from, in words: the home squares (`home (0,
+    /// 0)`), or the robots left (`2 robots`).
+    pub fn basis(&self, scoring: Scoring) -> String {
+        match scoring {
+            Scoring::Home => {
+                let homes: Vec<String> = self
+                    .homes
+                    .iter()
+                    .map(|(x, y)| format!("({x}, {y})"))
+                    .collect();
+                let label = if self.homes.len() == 1 {
+                    "home"
+                } else {
+                    "homes"
+                };
+                format!("{label} {}", homes.join(", "))
+            }
+            Scoring::Survivors => {
+                let n = self.robots.unwrap_or(0);
+                format!("{n} robot{}", if n == 1 { "" } else { "s" })
+            }
+        }
+    }
 }
 
 impl<'s> Game<'s> {
@@ -66,23 +118,41 @@ impl<'s> Game<'s> {
     /// event (with the failing instruction, if its machine fails) is
     /// returned.
     pub fn play_step(&mut self, watch: Option<usize>) -> (StepReport, Option<RobotEvent>) {
+        let (report, mut events) = self.play_step_following(watch.as_slice());
+        (report, events.pop())
+    }
+
+    /// One game step, following the scenario robots `follow` closely: an
+    /// event for each, in that order (with the failing instruction when
+    /// its machine fails).
+    pub fn play_step_following(&mut self, follow: &[usize]) -> (StepReport, Vec<RobotEvent>) {
         let shape = self.world.shape();
-        let watched = watch.and_then(|r| self.robots.get(r).copied().flatten());
-        let image = watch
-            .and_then(|r| self.scenario.robots.get(r))
-            .and_then(|r| r.image.clone());
-        let mut fault: Option<String> = None;
+        let followed: Vec<Option<(usize, usize)>> = follow
+            .iter()
+            .map(|&r| self.robots.get(r).copied().flatten())
+            .collect();
+        let images: HashMap<(usize, usize), Option<&Image>> = follow
+            .iter()
+            .zip(&followed)
+            .filter_map(|(&r, place)| {
+                let image = self.scenario.robots.get(r)?.image.as_deref();
+                Some(((*place)?, image))
+            })
+            .collect();
+        let mut faults: HashMap<(usize, usize), String> = HashMap::new();
         let world = std::mem::take(&mut self.world);
         let (world, report) = update_with(world, &mut |cell, pending: PendingRobot| {
-            let previous = pending.origin.source(&shape, cell);
-            if previous.is_none() || previous != watched {
+            let Some(previous) = pending.origin.source(&shape, cell) else {
                 return pending.run();
-            }
+            };
+            let Some(image) = images.get(&previous) else {
+                return pending.run();
+            };
             let before = pending.robot.memory.clone();
             let speed = pending.robot.processor.speed;
             let (robot, step) = pending.run();
             if step.run.is_err() {
-                fault = Some(locate_fault(before, speed, image.as_deref()));
+                faults.insert(previous, locate_fault(before, speed, *image));
             }
             (robot, step)
         });
@@ -92,23 +162,27 @@ impl<'s> Game<'s> {
         for place in self.robots.iter_mut() {
             *place = place.and_then(|p| moves.get(&p).copied());
         }
-        let event = watch.map(|r| {
-            let now = self.robots.get(r).copied().flatten();
-            let step: Option<&RobotStep> = now.and_then(|(cell, k)| report.cells[cell].get(k));
-            RobotEvent {
-                step: self.step,
-                at: now.map(|(cell, _)| shape.position(cell)),
-                command: step.and_then(|s| s.command.clone()),
-                action: step.map(|s| s.action.clone()),
-                run: step.map(|s| s.run.clone()),
-                fault: fault.clone(),
-            }
-        });
-        (report, event)
+        let events = follow
+            .iter()
+            .zip(&followed)
+            .map(|(&r, before)| {
+                let now = self.robots.get(r).copied().flatten();
+                let step: Option<&RobotStep> = now.and_then(|(cell, k)| report.cells[cell].get(k));
+                RobotEvent {
+                    step: self.step,
+                    at: now.map(|(cell, _)| shape.position(cell)),
+                    command: step.and_then(|s| s.command.clone()),
+                    action: step.map(|s| s.action.clone()),
+                    run: step.map(|s| s.run.clone()),
+                    fault: before.and_then(|p| faults.get(&p).cloned()),
+                }
+            })
+            .collect();
+        (report, events)
     }
 
-    /// The scores, highest first, ties by name (the report's rule: what the
-    /// robots on each player's home squares carry).
+    /// The scores under the scenario's rule, highest points first, ties by
+    /// name ([`scores`]).
     pub fn scores(&self) -> Vec<Score> {
         scores(self.scenario, &self.world)
     }
@@ -120,27 +194,81 @@ impl<'s> Game<'s> {
     }
 }
 
-/// The scores of a world under a scenario's rules.
+/// The scores of a world under a scenario's rule, highest points first,
+/// ties by name.
 pub fn scores(scenario: &Scenario, world: &World) -> Vec<Score> {
-    let config = scenario.config();
-    let mut scores: Vec<Score> = scenario
-        .players
+    let mut scores = score_players(scenario.scoring, &scenario.values, &scenario.players, world);
+    scores.sort_by(|a, b| {
+        b.points
+            .cmp(&a.points)
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    scores
+}
+
+/// Scores players in a world under a rule, in the players' order: the one
+/// function that scores games, for `run`, `replay`, `test`, the debugger
+/// and every tournament round.
+///
+/// - `home`: score and points are the value (by `values`) of what the
+///   robots on the player's home squares carry, each square counted once;
+/// - `survivors`: the score is the number of robots of the player's
+///   colour; the points are 3 when one player has robots left, 2 each
+///   when exactly two have, 1 each otherwise, 0 for a player with none.
+pub fn score_players(
+    scoring: Scoring,
+    values: &ItemValues,
+    players: &[Player],
+    world: &World,
+) -> Vec<Score> {
+    let config = values.config(&[]);
+    let mut scores: Vec<Score> = players
         .iter()
         .map(|p| {
-            let mut homes = p.homes.clone();
-            homes.dedup();
-            let score = homes
-                .iter()
-                .fold(0i64, |s, h| s.wrapping_add(config.score(world, *h)));
+            let mut homes: Vec<Position> = Vec::new();
+            for h in &p.homes {
+                if !homes.contains(h) {
+                    homes.push(*h);
+                }
+            }
+            let robots = p.color.map(|c| robots_of(world, c));
+            let score = match scoring {
+                Scoring::Home => homes
+                    .iter()
+                    .fold(0i64, |s, h| s.wrapping_add(config.score(world, *h))),
+                Scoring::Survivors => robots.unwrap_or(0) as i64,
+            };
             Score {
                 player: p.name.clone(),
                 homes,
+                robots,
                 score,
+                points: score,
             }
         })
         .collect();
-    scores.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.player.cmp(&b.player)));
+    if scoring == Scoring::Survivors {
+        let points = match scores.iter().filter(|s| s.score > 0).count() {
+            1 => 3,
+            2 => 2,
+            _ => 1,
+        };
+        for s in &mut scores {
+            s.points = if s.score > 0 { points } else { 0 };
+        }
+    }
     scores
+}
+
+/// The robots of a colour anywhere in a world.
+fn robots_of(world: &World, color: Color) -> usize {
+    world
+        .cells
+        .iter()
+        .flatten()
+        .flat_map(|sq| &sq.robots)
+        .filter(|r| r.frame.color == color)
+        .count()
 }
 
 /// For every robot of the old world that is still there: old place to new.

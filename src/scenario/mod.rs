@@ -24,7 +24,7 @@ pub use error::ScenarioError;
 use crate::image::Image;
 use crate::machine::Memory;
 use crate::world::{
-    Cell, Frame, GameConfig, Item, Position, Processor, Robot, Shape, Square, World,
+    Cell, Color, Frame, GameConfig, Item, Position, Processor, Robot, Shape, Square, World,
 };
 use check::Checker;
 use error::Locator;
@@ -74,13 +74,16 @@ impl RobotSetup {
     }
 }
 
-/// A player and their home squares.
+/// A player: their home squares and the colour of their robots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Player {
     /// The name.
     pub name: String,
     /// Home squares.
     pub homes: Vec<Position>,
+    /// The frame colour of the player's robots, if the scenario gives it
+    /// (the `survivors` rule needs it).
+    pub color: Option<Color>,
 }
 
 /// A player slot for tournaments: where a player's robot starts.
@@ -98,7 +101,8 @@ pub struct Slot {
     pub inventory: Vec<Item>,
 }
 
-/// How a tournament scores a round.
+/// How a game is scored: a tournament's rounds, and every scoreboard and
+/// expectation of the scenario ([`game::score_players`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scoring {
     /// The report's rule: the value of what robots on the home squares carry.
@@ -321,7 +325,7 @@ impl Scenario {
         let at = Locator::new(file, text);
         let spec: ScenarioSpec = toml::from_str(text).map_err(|e| {
             let mut error = match e.span() {
-                Some(span) => at.error(span, "", e.message().to_string()),
+                Some(span) => at.error(span.clone(), at.field_at(span.start), e.message()),
                 None => at.whole("", e.message().to_string()),
             };
             error.message = error.message.trim_end().to_string();

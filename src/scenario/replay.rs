@@ -17,7 +17,7 @@
 //! ```
 
 use crate::image::Image;
-use crate::image::format::write_atomically;
+use crate::image::format::{check_format, write_atomically};
 use crate::machine::Register;
 use crate::tree::Tree;
 use crate::tree::{NodeTable, trees_from_nodes};
@@ -242,20 +242,9 @@ impl Replay {
 
     /// Reads a replay from its JSON text, checking that it holds together.
     pub fn from_json(text: &str) -> Result<Replay, ReplayError> {
+        check_format(text, FORMAT, VERSION, "replay").map_err(ReplayError)?;
         let file: File = serde_json::from_str(text)
             .map_err(|e| ReplayError(format!("not a constree replay: {e}")))?;
-        if file.format != FORMAT {
-            return Err(ReplayError(format!(
-                "format is {:?}, expected {FORMAT:?}",
-                file.format
-            )));
-        }
-        if file.version != VERSION {
-            return Err(ReplayError(format!(
-                "replay version {} is not supported (this constree reads version {VERSION})",
-                file.version
-            )));
-        }
         let trees = trees_from_nodes(&file.nodes)
             .map_err(|e| ReplayError(format!("corrupt replay: {e}")))?;
         let reader = Reader { trees };

@@ -36,6 +36,7 @@
 //! [[player]]
 //! name = "Red"
 //! homes = ["A"]
+//! color = "Red"               # its robots' colour (the "survivors" rule counts them)
 //!
 //! [limits]                    # caps for untrusted programs (optional)
 //! speed = 100000              # no processor faster
@@ -48,6 +49,7 @@
 //! [expect]                    # what `constree test` checks (optional)
 //! steps = 12                  # play this many steps (default: `steps` above)
 //! scores = { Red = 5 }        # players' scores after them
+//! machine_errors = false      # no robot's machine fails (default: only warned about)
 //!
 //! [[expect.robot]]
 //! name = "lifter"             # a robot named above
@@ -86,8 +88,9 @@ pub struct ScenarioSpec {
     /// Player slots for tournaments.
     #[serde(default, rename = "slot")]
     pub slots: Vec<Spanned<SlotSpec>>,
-    /// How a tournament scores a round: `"home"` (the report's rule, the
-    /// default) or `"survivors"` (the pRobot 3/2/1 rule).
+    /// How the game is scored (tournament rounds, scoreboards,
+    /// expectations): `"home"` (the report's rule, the default) or
+    /// `"survivors"` (the pRobot 3/2/1 rule).
     pub scoring: Option<Spanned<String>>,
     /// Caps for untrusted programs: no processor faster, no register
     /// larger, anywhere in the game.
@@ -110,6 +113,10 @@ pub struct ExpectSpec {
     /// Robots checked.
     #[serde(default)]
     pub robot: Vec<Spanned<RobotExpectSpec>>,
+    /// `false`: no robot's machine may fail in the steps played (a failed
+    /// check for each that does); `true` (the default): failures are
+    /// reported as warnings only.
+    pub machine_errors: Option<Spanned<bool>>,
 }
 
 /// What one robot should be like after some steps.
@@ -262,6 +269,9 @@ pub struct PlayerSpec {
     pub name: String,
     /// Home squares.
     pub homes: Vec<Spanned<PositionSpec>>,
+    /// The colour of the player's robots (needed by the `survivors` rule,
+    /// which counts them).
+    pub color: Option<Spanned<String>>,
 }
 
 /// A player slot for tournaments.

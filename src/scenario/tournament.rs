@@ -29,9 +29,10 @@
 //! copy of the scenario and the players' images from a [`Tournament`]'s
 //! portable form (text and image JSON).
 
+use super::game::score_players;
 use super::random::SplitMix64;
 use super::replay::Replay;
-use super::{Placement, Scenario, Scoring};
+use super::{Placement, Player, Scenario, Scoring};
 use crate::encoding::Encode;
 use crate::image::Image;
 use crate::image::format::{from_json, to_json};
@@ -343,7 +344,7 @@ impl Tournament {
 
     /// The scenario of one round, as TOML: the tournament's, with the
     /// round's seed, a `[[robot]]` for each player's robot at its starting
-    /// square and a `[[player]]` with its home squares.
+    /// square and a `[[player]]` with its home squares and colour.
     fn round_text(&self, arena: &Arena, setup: &Setup) -> Result<String, TournamentError> {
         let corrupt = |e: String| TournamentError(format!("{}: {e}", self.file));
         let mut table: toml::Table =
@@ -373,6 +374,7 @@ impl Tournament {
                 "homes".into(),
                 toml::Value::Array(placed.homes.iter().map(|h| position_value(*h)).collect()),
             );
+            player.insert("color".into(), format!("{:?}", placed.color).into());
             players.push(toml::Value::Table(player));
         }
         for (key, entries) in [("robot", robots), ("player", players)] {
@@ -587,21 +589,27 @@ impl Arena {
             world = update(world);
             after_step(&world);
         }
+        let owners: Vec<Player> = setup.placed.iter().map(|p| self.owner(p)).collect();
+        let scores = score_players(
+            self.scenario.scoring,
+            &self.scenario.values,
+            &owners,
+            &world,
+        );
         let mut players: Vec<PlayerRound> = setup
             .placed
             .iter()
-            .map(|p| self.player_round(p, &world))
+            .zip(scores)
+            .map(|(p, score)| PlayerRound {
+                player: score.player,
+                slot: p.slot,
+                color: p.color,
+                start: p.start,
+                points: score.points,
+                score: score.score,
+                robots: score.robots.unwrap_or(0),
+            })
             .collect();
-        let surviving = players.iter().filter(|p| p.robots > 0).count();
-        if self.scenario.scoring == Scoring::Survivors {
-            for p in players.iter_mut().filter(|p| p.robots > 0) {
-                p.points = match surviving {
-                    1 => 3,
-                    2 => 2,
-                    _ => 1,
-                };
-            }
-        }
         players.sort_by_key(|p| self.players.iter().position(|(n, _)| *n == p.player));
         let best = players.iter().map(|p| p.points).max();
         let mut leaders = players.iter().filter(|p| Some(p.points) == best);
@@ -622,40 +630,13 @@ impl Arena {
         }
     }
 
-    /// A player's robots and score in a round's last world; its points
-    /// under the `home` rule (the `survivors` rule needs every player's).
-    fn player_round(&self, placed: &Placed, world: &World) -> PlayerRound {
-        let robots = world
-            .cells
-            .iter()
-            .flatten()
-            .flat_map(|sq| &sq.robots)
-            .filter(|r| r.frame.color == placed.color)
-            .count();
-        let score = match self.scenario.scoring {
-            Scoring::Survivors => robots as i64,
-            Scoring::Home => {
-                let config = self.scenario.values.config(&[]);
-                let mut homes = placed.homes.clone();
-                homes.sort_unstable();
-                homes.dedup();
-                homes
-                    .iter()
-                    .fold(0i64, |s, h| s.wrapping_add(config.score(world, *h)))
-            }
-        };
-        PlayerRound {
-            player: self.players[placed.player].0.clone(),
-            slot: placed.slot,
-            color: placed.color,
-            start: placed.start,
-            points: if self.scenario.scoring == Scoring::Home {
-                score
-            } else {
-                0
-            },
-            score,
-            robots,
+    /// A placed player as the scoring sees it: its name, home squares and
+    /// colour.
+    fn owner(&self, placed: &Placed) -> Player {
+        Player {
+            name: self.players[placed.player].0.clone(),
+            homes: placed.homes.clone(),
+            color: Some(placed.color),
         }
     }
 }

@@ -357,13 +357,14 @@ impl Debugger {
     }
 
     pub(crate) fn score(&self) -> String {
-        let scores = scores(&self.session.scenario, self.session.world());
+        let scenario = &self.session.scenario;
+        let scores = scores(scenario, self.session.world());
         if scores.is_empty() {
             return "No players.".to_string();
         }
         scores
             .iter()
-            .map(|s| format!("{:<10} {:>6}", s.player, s.score))
+            .map(|s| s.line(scenario.scoring, 10))
             .collect::<Vec<_>>()
             .join("\n")
     }

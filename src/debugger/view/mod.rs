@@ -410,7 +410,7 @@ fn decode_command(tree: &Tree) -> Result<Command, String> {
         0 => small_int(arg)
             .and_then(Direction::from_index)
             .map(Command::Move)
-            .ok_or_else(|| "Move needs a direction (an Int 0..7) as argument".to_string()),
+            .ok_or_else(|| "Move needs a direction (an Int 0 to 7) as argument".to_string()),
         1 => index("Lift").map(Command::Lift),
         2 => index("Drop").map(Command::Drop),
         3 => index("Inspect").map(Command::Inspect),
@@ -490,7 +490,7 @@ mod tests {
     fn auto_reads_and_counts() {
         assert_eq!(
             view(&4i64.encode(), Format::Auto),
-            Ok("int 4 (or command Move E)   [4 conses]".to_string())
+            Ok("int 4 (or direction S, or command Move E)   [4 conses]".to_string())
         );
         assert_eq!(
             view(&Tree::NIL, Format::Auto),
@@ -627,7 +627,7 @@ mod tests {
         );
         assert_eq!(
             error(&(0i64, 8i64).encode()),
-            format!("{invalid}Move needs a direction (an Int 0..7) as argument")
+            format!("{invalid}Move needs a direction (an Int 0 to 7) as argument")
         );
         assert_eq!(
             error(&(6i64, 1i64).encode()),
