@@ -110,7 +110,7 @@ fn machine_errors_are_warned_about_and_can_fail_the_test() {
     )
     .unwrap();
     let warning = format!(
-        "  warning bot's machine failed in step 9: deconstruct of Nil in register 3; every register wiped, in `deconstruct trail, scratch, trail` at bot.cta:{} (pop)\n",
+        "  warning bot's machine failed in step 9: deconstruct of Nil in trail (r3); every register wiped, in `deconstruct trail, scratch, trail` at bot.cta:{} (pop)\n",
         line + 1
     );
     let out = constree_in(&project, &["test"]);

@@ -6,7 +6,7 @@ use super::render::{self, map};
 use super::{Failure, kind};
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
-use crate::scenario::{Scenario, builtin};
+use crate::scenario::{RobotSetup, Scenario, builtin};
 use crate::world::World;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -82,7 +82,8 @@ fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
 }
 
 /// A line for `--trace`.
-fn trace_line(name: &str, event: &RobotEvent) -> String {
+fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
+    let name = &robot.name;
     let Some((x, y)) = event.at else {
         return format!("step {}: {name} is gone (destroyed)", event.step);
     };
@@ -98,7 +99,8 @@ fn trace_line(name: &str, event: &RobotEvent) -> String {
         Some(Ok(r)) if r.halted => format!("halted after {} ticks", r.ticks),
         Some(Ok(r)) => format!("ran {} ticks", r.ticks),
         Some(Err(e)) => format!(
-            "machine error: {e}; every register wiped{}",
+            "machine error: {}; every register wiped{}",
+            robot.error_text(e),
             event
                 .fault
                 .as_ref()
@@ -158,7 +160,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     for _ in 0..steps {
         let (_, event) = game.play_step(tracing);
         if let (Some(k), Some(event)) = (traced, event) {
-            println!("{}", trace_line(&scenario.robots[k].name, &event));
+            println!("{}", trace_line(&scenario.robots[k], &event));
             if event.at.is_none() {
                 tracing = None;
             }

@@ -152,6 +152,12 @@ impl CodeIndex {
 }
 
 impl Image {
+    /// A machine error's text with the register it names given by its name
+    /// in this program (`deconstruct of Nil in trail (r3)`).
+    pub fn error_text(&self, error: &crate::machine::MachineError) -> String {
+        error.named(&|r| Some(self.registers.get(r)?.name.clone()))
+    }
+
     /// The index of the code of every code register.
     pub fn code_index(&self) -> CodeIndex {
         let mut places = rustc_hash::FxHashMap::default();

@@ -282,7 +282,8 @@ impl Expectations {
             }
             let (_, events) = game.play_step_following(&everyone);
             for (robot, event) in events.into_iter().enumerate() {
-                note_failure(&mut failures, robot, event);
+                let setup = &game.scenario.robots[robot];
+                note_failure(&mut failures, robot, event, setup);
             }
         }
         TestRun { outcomes, failures }
@@ -291,7 +292,12 @@ impl Expectations {
 
 /// Adds a robot's machine failure in a step to the list (or counts it, if
 /// the robot failed before).
-fn note_failure(failures: &mut Vec<MachineFailure>, robot: usize, event: RobotEvent) {
+fn note_failure(
+    failures: &mut Vec<MachineFailure>,
+    robot: usize,
+    event: RobotEvent,
+    setup: &crate::scenario::RobotSetup,
+) {
     let Some(Err(error)) = event.run else {
         return;
     };
@@ -300,7 +306,7 @@ fn note_failure(failures: &mut Vec<MachineFailure>, robot: usize, event: RobotEv
         None => failures.push(MachineFailure {
             robot,
             step: event.step,
-            error: error.to_string(),
+            error: setup.error_text(&error),
             fault: event.fault,
             count: 1,
         }),

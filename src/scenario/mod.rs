@@ -63,6 +63,15 @@ pub struct RobotSetup {
 }
 
 impl RobotSetup {
+    /// A machine error of this robot in words, its registers named as its
+    /// program names them (when it has an image).
+    pub fn error_text(&self, error: &crate::machine::MachineError) -> String {
+        match &self.image {
+            Some(image) => image.error_text(error),
+            None => error.to_string(),
+        }
+    }
+
     /// The robot.
     pub fn robot(&self) -> Robot {
         Robot {

@@ -170,9 +170,10 @@ impl Debugger {
 
     /// A machine error, naming its register as the program does.
     fn error_text(&self, e: &MachineError) -> String {
-        let program = self.program();
-        let image = program.as_ref().map(|p| &p.image);
-        e.named(&|r| Some(image?.registers.get(r)?.name.clone()))
+        match self.program() {
+            Some(program) => program.image.error_text(e),
+            None => e.to_string(),
+        }
     }
 
     /// `label+k `instruction` at file:line (macros)` for a piece of code.
