@@ -476,17 +476,21 @@ fn the_command_line_plays_and_records() {
     let mut args = base.to_vec();
     args.extend(["--record-round", "2", arg(&replay)]);
     stdout_of(&args);
+    // A debugger session on the recording, following the striker.
     let script = dir.join("script");
-    std::fs::write(&script, "gstep 2\nrobots\n").unwrap();
-    let session = stdout_of(&[
-        "debug",
-        "--replay",
-        arg(&replay),
-        "--robot",
-        "striker",
-        "--batch",
-        arg(&script),
-    ]);
+    let debug = |commands: &str| {
+        std::fs::write(&script, commands).unwrap();
+        stdout_of(&[
+            "debug",
+            "--replay",
+            arg(&replay),
+            "--robot",
+            "striker",
+            "--batch",
+            arg(&script),
+        ])
+    };
+    let session = debug("gstep 2\nrobots\n");
     assert!(session.contains("focus on striker"), "{session}");
     let shown = stdout_of(&["replay", arg(&replay)]);
     assert!(shown.contains("round 2"), "{shown}");
@@ -495,16 +499,7 @@ fn the_command_line_plays_and_records() {
         shown.contains("striker        3 points   1 robot\n"),
         "{shown}"
     );
-    std::fs::write(&script, "gstep 4\nscore\n").unwrap();
-    let score = stdout_of(&[
-        "debug",
-        "--replay",
-        arg(&replay),
-        "--robot",
-        "striker",
-        "--batch",
-        arg(&script),
-    ]);
+    let score = debug("gstep 4\nscore\n");
     assert!(
         score.contains("striker          3 points   1 robot\n"),
         "{score}"
