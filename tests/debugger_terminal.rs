@@ -142,6 +142,13 @@ fn prompt_completion_and_interrupt_in_a_terminal() {
     tmux.text("put");
     tmux.keys(&["Enter"]);
     tmux.wait_for("in = nothing: the input is Nil");
+    // After a colon, the words of a type.
+    tmux.text("print in : [boo");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("print in : [bool");
+    tmux.text("]");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("in = []");
     // A long continue, interrupted.
     tmux.text("continue");
     tmux.keys(&["Enter"]);

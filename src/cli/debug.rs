@@ -8,7 +8,7 @@ use super::asm::StdlibOption;
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::debugger::commands::{COMMANDS, Outcome};
-use crate::debugger::view::Format;
+use crate::debugger::view::{Format, ValueType};
 use crate::debugger::{Debugger, INTERRUPT};
 use crate::scenario::replay::Replay;
 use crate::scenario::{Scenario, builtin, load_program};
@@ -260,6 +260,17 @@ impl Completer for DebugHelper {
             .rfind(|c: char| c.is_whitespace())
             .map_or(0, |i| i + 1);
         let word = &before[start..];
+        // After `print EXPR :` (or `display`), the words of a type
+        // (`[(int, d` -> `dir`).
+        let command = before.split_whitespace().next().unwrap_or("");
+        if ["print", "p", "display"].contains(&command) && before.contains(':') {
+            let start = before
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(0, |i| i + 1);
+            let word = &before[start..];
+            let words = ValueType::WORDS.iter().filter(|w| w.starts_with(word));
+            return Ok((start, words.map(|w| w.to_string()).collect()));
+        }
         let candidates: Vec<String> = if start == 0 {
             COMMANDS
                 .iter()

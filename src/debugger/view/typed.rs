@@ -60,6 +60,10 @@ pub enum ValueType {
 }
 
 impl ValueType {
+    /// The words of the type language (for completion).
+    pub const WORDS: [&'static str; 7] =
+        ["int", "bool", "dir", "command", "instr", "tree", "maybe"];
+
     /// Parses a type: `int`, `bool`, `dir`, `command`, `instr`, `tree`,
     /// `[T]`, `(T1, T2, ...)`, `maybe T`.
     pub fn parse(text: &str) -> Result<ValueType, String> {
