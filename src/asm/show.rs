@@ -40,13 +40,10 @@ pub fn code(tree: &Tree) -> Option<Vec<Instruction>> {
 /// A literal in the language that assembles to exactly this tree, at most
 /// about `max` characters (`None` if it would be longer).
 pub fn literal(tree: &Tree, max: usize) -> Option<String> {
-    if let Some(n) = i64::decode(tree)
-        && &n.encode() == tree
-    {
+    if let Some(n) = canonical_int(tree) {
         return Some(n.to_string());
     }
-    if let Some(c) = Command::decode(tree)
-        && &c.encode() == tree
+    if let Some(c) = canonical_command(tree)
         && let Some(text) = command(&c)
     {
         return Some(text);
@@ -57,7 +54,7 @@ pub fn literal(tree: &Tree, max: usize) -> Option<String> {
     // A list of numbers.
     if let Some(numbers) = tree
         .iter_list()
-        .map(|t| i64::decode(t).filter(|n| &n.encode() == t))
+        .map(canonical_int)
         .collect::<Option<Vec<i64>>>()
     {
         let shown: Vec<String> = numbers
@@ -121,7 +118,7 @@ pub fn guess(tree: &Tree, max: usize) -> String {
     }
     let mut readings = Vec::new();
     let int = canonical_int(tree);
-    let as_command = Command::decode(tree).filter(|c| &c.encode() == tree);
+    let as_command = canonical_command(tree);
     if let Some(n) = int {
         readings.push(format!("int {n}"));
         if let Some(d) = Direction::from_index(n).filter(|_| as_command.is_some()) {
@@ -136,7 +133,7 @@ pub fn guess(tree: &Tree, max: usize) -> String {
     }
     if let Some(numbers) = tree
         .iter_list()
-        .map(|t| i64::decode(t).filter(|n| &n.encode() == t))
+        .map(canonical_int)
         .collect::<Option<Vec<i64>>>()
     {
         let shown: Vec<String> = numbers.iter().take(20).map(i64::to_string).collect();
@@ -170,6 +167,11 @@ fn build_size(c: &Command) -> usize {
 /// The Int a tree is the canonical encoding of, if any.
 fn canonical_int(tree: &Tree) -> Option<i64> {
     i64::decode(tree).filter(|n| &n.encode() == tree)
+}
+
+/// The command a tree is the canonical encoding of, if any.
+fn canonical_command(tree: &Tree) -> Option<Command> {
+    Command::decode(tree).filter(|c| &c.encode() == tree)
 }
 
 /// The kinds of value a literal writes, as far as [`like`] tells them
@@ -256,9 +258,7 @@ fn literal_like(tree: &Tree, kind: Written<'_>, max: usize) -> Option<String> {
         Written::Direction => canonical_int(tree)
             .and_then(Direction::from_index)
             .map(|d| d.name().to_string()),
-        Written::Command => Command::decode(tree)
-            .filter(|c| &c.encode() == tree)
-            .map(|c| summary(&c)),
+        Written::Command => canonical_command(tree).map(|c| summary(&c)),
         Written::List(first) => {
             let element = first.map_or(Written::Other, Written::of);
             let items = tree

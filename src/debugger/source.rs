@@ -248,9 +248,9 @@ impl Program {
         rest.is_cons().then(|| rest.clone())
     }
 
-    /// The last line of `file` that has code (its own, or a macro
-    /// invocation's).
-    pub fn last_code_line(&self, file: u32) -> Option<u32> {
+    /// The first line of `file` from `from` on that has code (its own, or
+    /// a macro invocation's).
+    pub fn next_code_line(&self, file: u32, from: u32) -> Option<u32> {
         self.instructions()
             .iter()
             .filter_map(|(tree, _)| self.location(tree))
@@ -263,7 +263,8 @@ impl Program {
                         .map(|s| s.line),
                 )
             })
-            .max()
+            .filter(|&line| line >= from)
+            .min()
     }
 
     /// The name of the program's main file (the first the image names).

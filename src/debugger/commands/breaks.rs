@@ -75,10 +75,10 @@ impl Debugger {
         // FILE:LINE; a line without code (a label alone, a comment) means
         // the next line that has some, as in gdb.
         if let Some(file) = program.file_index(left) {
-            let (line, nodes, first) = (number..=program.last_code_line(file).unwrap_or(0))
-                .map(|line| (line, Self::line_starts(program, file, line)))
-                .find_map(|(line, (nodes, first))| first.map(|f| (line, nodes, f)))
-                .ok_or_else(|| format!("no code on line {number} of {left} or after it"))?;
+            let no_code = || format!("no code on line {number} of {left} or after it");
+            let line = program.next_code_line(file, number).ok_or_else(no_code)?;
+            let (nodes, first) = Self::line_starts(program, file, line);
+            let first = first.ok_or_else(no_code)?;
             let more = if nodes.len() > 1 {
                 format!(" (and {} more places)", nodes.len() - 1)
             } else {
