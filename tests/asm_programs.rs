@@ -409,3 +409,135 @@ c:
         vec!["E0607"]
     );
 }
+
+/// `entry` after a routine: the routine is reached through the calls of
+/// the real entry, and every operand of those calls is resolved.
+#[test]
+fn entry_after_a_routine_that_it_calls() {
+    let source = "use std/control
+reg r
+helper:
+    push r, #9
+    ret
+entry main
+main:
+    call helper
+    call helper
+    halt
+";
+    let image = build(source);
+    let (memory, report) = run(&image, 1000);
+    assert!(report.halted);
+    assert_eq!(
+        Vec::<i64>::decode(reg(&image, &memory, "r")),
+        Some(vec![9, 9])
+    );
+    assert!(reg(&image, &memory, "stack").is_nil());
+    // Two calls (2 ticks each), two pushes, two returns (2 each), the halt.
+    assert_eq!(report.ticks, 2 * (2 + 1 + 2) + 1);
+}
+
+/// The entry block jumps back to a block written before it.
+#[test]
+fn entry_jumps_back_to_an_earlier_block() {
+    let image = build(
+        "use std/control
+reg a
+reg b
+earlier:
+    load b, 2
+    halt
+entry start
+start:
+    load a, 1
+    jmp earlier
+",
+    );
+    let (memory, report) = run(&image, 100);
+    assert!(report.halted);
+    assert_eq!(i64::decode(reg(&image, &memory, "a")), Some(1));
+    assert_eq!(i64::decode(reg(&image, &memory, "b")), Some(2));
+    assert_eq!(report.ticks, 4);
+}
+
+/// `entry` skips the first block: that block is never reached (and said
+/// so), the program starts at the entry and falls through from it.
+#[test]
+fn entry_skips_the_first_block() {
+    let source = "use std/control
+reg a
+reg b
+first:
+    load a, 1
+    halt
+entry second
+second:
+    load b, 2
+third:
+    load b, 3
+    halt
+";
+    let assembly = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, source.into()),
+    );
+    let codes: Vec<&str> = assembly.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["W0701"], "{}", assembly.render(false));
+    assert!(assembly.diagnostics[0].message.contains("`first`"));
+    let image = assembly.image.expect("only a warning");
+    let (memory, report) = run(&image, 100);
+    assert!(report.halted);
+    assert!(reg(&image, &memory, "a").is_nil());
+    assert_eq!(i64::decode(reg(&image, &memory, "b")), Some(3));
+    assert_eq!(report.ticks, 3);
+    let prog = image.register("prog").unwrap();
+    assert_eq!(image.registers[prog].contents.list_len(), 3);
+}
+
+/// `entry` is given at most once, and not with `block prog`.
+#[test]
+fn entry_twice_or_with_block_prog_is_an_error() {
+    let codes = |source: &str| -> Vec<&'static str> {
+        let assembly = assemble(
+            &MemoryLoader::default(),
+            SourceFile::new("test.cta".into(), None, source.into()),
+        );
+        assembly.diagnostics.iter().map(|d| d.code).collect()
+    };
+    assert_eq!(
+        codes("entry a\nentry b\na:\n    nilify out\nb:\n    nilify prog\n"),
+        vec!["E0513"]
+    );
+    assert_eq!(
+        codes("entry a\nblock prog\n    nilify prog\nend\na:\n    nilify prog\n"),
+        vec!["E0513"]
+    );
+}
+
+/// The test-only fault that applies `entry` late reproduces the miscompile
+/// the tests above guard against (so a differential test can show it
+/// catches it).
+#[test]
+fn the_late_entry_fault_miscompiles() {
+    let source = "use std/control
+reg r
+helper:
+    push r, #9
+    ret
+entry main
+main:
+    call helper
+    halt
+";
+    let assembly = constree::asm::assemble_with_faults(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, source.into()),
+        constree::asm::Faults { late_entry: true },
+    );
+    let image = assembly.image.expect("assembles");
+    let first = image.registers[0].contents.front().unwrap();
+    assert_eq!(
+        constree::machine::Instruction::decode(first),
+        Some(constree::machine::Instruction::Construct(0, 0, 0))
+    );
+}

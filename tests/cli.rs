@@ -235,6 +235,23 @@ fn exec_reads_registers_as_the_types_given() {
     );
 }
 
+/// `NAME:tree` shows the value whole up to 4,000 characters
+/// (docs/debugger.md), not cut like a guess.
+#[test]
+fn exec_shows_a_tree_whole() {
+    let dir = cli_common::scratch_dir("exec_tree_whole");
+    let source = dir.join("wide.cta");
+    let elements = vec!["[[]]"; 300].join(", ");
+    std::fs::write(
+        &source,
+        format!("use std/control\nreg wide = [{elements}]\nmain:\n    halt\n"),
+    )
+    .unwrap();
+    let shown = stdout_of(&["exec", cli_common::arg(&source), "--show", "wide:tree"]);
+    assert!(shown.contains(&format!("[{elements}]\n")), "{shown}");
+    assert!(!shown.contains('…'), "{shown}");
+}
+
 #[test]
 fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
     let root = env!("CARGO_MANIFEST_DIR");

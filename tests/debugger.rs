@@ -66,6 +66,27 @@ fn commands_on_standard_input_are_a_batch() {
     assert!(text(&out.stdout).contains("error: unknown command \"nonsense\""));
 }
 
+/// `print NAME : tree` shows the value whole up to 4,000 characters, as
+/// `/tree` does (docs/debugger.md).
+#[test]
+fn print_as_tree_shows_the_value_whole() {
+    let dir = scratch_dir("debug_tree_whole");
+    let source = dir.join("wide.cta");
+    let elements = vec!["[[]]"; 300].join(", ");
+    std::fs::write(
+        &source,
+        format!("use std/control\nreg wide = [{elements}]\nmain:\n    halt\n"),
+    )
+    .unwrap();
+    let out = constree(
+        &["debug", source.to_str().unwrap()],
+        "print wide : tree\nprint wide /tree\n",
+    );
+    let transcript = text(&out.stdout);
+    let whole = format!("wide = [{elements}]\n");
+    assert_eq!(transcript.matches(&whole).count(), 2, "{transcript}");
+}
+
 #[test]
 fn bad_targets_are_errors() {
     for (args, message) in [

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::asm::ast::{Name, Stmt};
+use crate::asm::eval::Env;
 
 impl Resolver<'_> {
     /// Splits every section into blocks at its labels.
@@ -336,10 +337,16 @@ impl Resolver<'_> {
     }
 
     /// The register an operand names before code registers exist: a number,
-    /// or a declared register's name.
+    /// `@` and a number, or a declared register's name.
     fn register_number(&self, e: &Expr) -> Option<i64> {
         match &e.kind {
             ExprKind::Number(n) => i64::try_from(*n).ok(),
+            ExprKind::RegisterIndex(index) => {
+                match crate::asm::eval::eval(index, &Env::expanding(&self.expansion.consts)) {
+                    Ok(crate::asm::eval::Value::Int(n)) => Some(n),
+                    _ => None,
+                }
+            }
             ExprKind::Name(n) => match self.names.get(n) {
                 Some((Symbol::Register(r), _)) => Some(*r as i64),
                 _ => None,
