@@ -494,26 +494,6 @@ third:
     assert_eq!(image.registers[prog].contents.list_len(), 3);
 }
 
-/// `entry` is given at most once, and not with `block prog`.
-#[test]
-fn entry_twice_or_with_block_prog_is_an_error() {
-    let codes = |source: &str| -> Vec<&'static str> {
-        let assembly = assemble(
-            &MemoryLoader::default(),
-            SourceFile::new("test.cta".into(), None, source.into()),
-        );
-        assembly.diagnostics.iter().map(|d| d.code).collect()
-    };
-    assert_eq!(
-        codes("entry a\nentry b\na:\n    nilify out\nb:\n    nilify prog\n"),
-        vec!["E0513"]
-    );
-    assert_eq!(
-        codes("entry a\nblock prog\n    nilify prog\nend\na:\n    nilify prog\n"),
-        vec!["E0513"]
-    );
-}
-
 /// The test-only fault that applies `entry` late reproduces the miscompile
 /// the tests above guard against (so a differential test can show it
 /// catches it).

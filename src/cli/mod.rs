@@ -50,6 +50,11 @@ enum Command {
   constree check bot.cta --stdlib stdlib/              # with the standard library from a directory")]
     Check(asm::CheckArgs),
     /// Run one program's machine outside any world, step by step.
+    ///
+    /// Each step does for the machine what the engine does for a robot, in
+    /// this order: read `out` (printed as the command the engine would
+    /// take) and clear it; write the `--input` value into `in`, if given
+    /// (`in` is left as it is otherwise); run `--speed` ticks.
     #[command(after_help = "Examples:
   constree exec examples/walker.cta --speed 20 --steps 3
   constree exec examples/echo.cta --input \"[S, W]\" --steps 2
