@@ -8,7 +8,9 @@
 //!   the labels that point into it at their offsets, and `tail OTHER` where
 //!   the rest of its list is another register's contents (shared code);
 //! * anything else as `reg NAME @INDEX LIMIT = VALUE`, the value written as a
-//!   number, a command, a readable list or a `bits("...")` string.
+//!   number, a command, a readable list or a `bits("...")` string; a large
+//!   value by its distinct parts, each a `const` defined once after the
+//!   registers (so a tree of 2^60 shared conses takes 60 lines).
 //!
 //! Hand-laid blocks hold exactly what they say, so assembling the text gives
 //! back the same registers (limits and contents), names and labels. Names
@@ -22,8 +24,7 @@ use super::show;
 use crate::encoding::Decode;
 use crate::image::Image;
 use crate::machine::Instruction;
-use crate::tree::NodeTable;
-use crate::tree::Tree;
+use crate::tree::{NodeTable, Tree, trees_from_nodes};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -47,7 +48,19 @@ pub fn disassemble(image: &Image) -> String {
         "; every register in index order; code is laid out by hand (`block`)"
     );
     let mut tails = Tails::new(image);
-    let large = LargeValues::new(image, &names);
+    // Code is written as blocks (not `in` or `out`: the engine writes
+    // them), everything else as values.
+    let layouts: Vec<_> = (0..image.registers.len())
+        .map(|i| code_layout(image, i, &mut tails).filter(|_| i != 1 && i != 2))
+        .collect();
+    let values: Vec<&Tree> = image
+        .registers
+        .iter()
+        .zip(&layouts)
+        .filter(|(_, layout)| layout.is_none())
+        .map(|(r, _)| &r.contents)
+        .collect();
+    let large = LargeValues::new(image, &names, &values);
     let mut labels_written: HashSet<&str> = HashSet::new();
     for (i, reg) in image.registers.iter().enumerate() {
         out.push('\n');
@@ -63,8 +76,8 @@ pub fn disassemble(image: &Image) -> String {
             0..=2 => names[i].clone(),
             _ => format!("{} @{i}", names[i]),
         };
-        match code_layout(image, i, &mut tails) {
-            Some((instrs, tail)) if i != 1 && i != 2 => {
+        match &layouts[i] {
+            Some((instrs, tail)) => {
                 let _ = writeln!(out, "block {header} {}", reg.limit);
                 // Labels at every offset, up to the tail.
                 for offset in 0..=instrs.len() {
@@ -84,7 +97,7 @@ pub fn disassemble(image: &Image) -> String {
                     }
                 }
                 if let Some(t) = tail {
-                    let _ = writeln!(out, "    tail {}", names[t]);
+                    let _ = writeln!(out, "    tail {}", names[*t]);
                 }
                 let _ = writeln!(out, "end");
             }
@@ -274,11 +287,9 @@ struct LargeValues {
     /// The trees by id (0 is Nil), and the ids of their halves.
     trees: Vec<Tree>,
     halves: Vec<(usize, usize)>,
-    /// The id of each value written, by node.
+    /// The id of each large value written, by node.
     ids: HashMap<usize, usize>,
-    /// Per id: written as a literal of at most [`ELEMENT_CHARS`]
-    /// characters; a bits string (nothing else shares any of it); a
-    /// constant.
+    /// Per id: how it is written where it is used.
     form: Vec<Form>,
     /// Per id: whether its halves are literals or bits strings (so it is
     /// one bits string, as long as its distinct nodes, small literals
@@ -308,26 +319,22 @@ enum Form {
 const ELEMENT_CHARS: usize = 64;
 
 impl LargeValues {
-    fn new(image: &Image, names: &[String]) -> LargeValues {
+    /// The forms of the given values' parts (names are the registers',
+    /// which the constants' names must not start like).
+    fn new(image: &Image, names: &[String], values: &[&Tree]) -> LargeValues {
         let mut table = NodeTable::default();
         let mut roots = Vec::new();
-        for (i, reg) in image.registers.iter().enumerate() {
-            if !image.is_code(i) && show::literal(&reg.contents, READABLE_CHARS).is_none() {
-                roots.push((reg.contents.node_id(), table.id(&reg.contents) as usize));
+        for tree in values {
+            if show::literal(tree, READABLE_CHARS).is_none() {
+                roots.push((tree.node_id(), table.id(tree) as usize));
             }
         }
-        let halves: Vec<(usize, usize)> = table
-            .into_nodes()
-            .into_iter()
-            .map(|(f, b)| (f as usize, b as usize))
+        let nodes = table.into_nodes();
+        let trees = trees_from_nodes(&nodes).expect("a node table refers to earlier nodes only");
+        let halves: Vec<(usize, usize)> = nodes
+            .iter()
+            .map(|&(f, b)| (f as usize, b as usize))
             .collect();
-        let trees = crate::tree::trees_from_nodes(
-            &halves
-                .iter()
-                .map(|&(f, b)| (f as u64, b as u64))
-                .collect::<Vec<_>>(),
-        )
-        .unwrap_or_default();
         // References to each id: from the registers, and as a half.
         let mut references = vec![0u32; trees.len()];
         let mut backs = vec![false; trees.len()];
@@ -371,12 +378,12 @@ impl LargeValues {
         }
     }
 
-    /// A register's value: a literal, or the text that names the large
-    /// tree.
+    /// A value given to [`LargeValues::new`]: a literal, or the text that
+    /// gives the large tree.
     fn value(&self, tree: &Tree) -> String {
         match self.ids.get(&tree.node_id()) {
             Some(&id) => self.inline(id),
-            None => show::literal(tree, READABLE_CHARS).unwrap_or_default(),
+            None => show::literal(tree, READABLE_CHARS).expect("a large value has an id"),
         }
     }
 

@@ -427,7 +427,8 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span, env: &Env<'_>) -> EvalResul
             );
         }
         BinOp::Div => x.checked_div(y).ok_or_else(overflow)?,
-        BinOp::Rem => x.checked_rem(y).ok_or_else(overflow)?,
+        // The remainder always fits: -2^63 % -1 is 0.
+        BinOp::Rem => x.wrapping_rem(y),
         BinOp::Shl | BinOp::Shr if y < 0 => {
             return Err(
                 Diagnostic::error("E0408", b.span, format!("cannot shift by {y}"))

@@ -186,10 +186,14 @@ impl Resolver<'_> {
                         self.diagnostics.push(d);
                         continue;
                     }
-                    operands[j] = self.operand(e, &chain).unwrap_or(0);
-                    if matches!(e.kind, ExprKind::Number(_)) && read_operands(op).contains(&j) {
-                        bare.push((e.span, operands[j], chain.clone()));
+                    let register = self.operand(e, &chain);
+                    if let Some(r) = register
+                        && matches!(e.kind, ExprKind::Number(_))
+                        && read_operands(op).contains(&j)
+                    {
+                        bare.push((e.span, r, chain.clone()));
                     }
+                    operands[j] = register.unwrap_or(0);
                 }
                 let instr = &mut self.out.blocks[b].instrs[k];
                 instr.operands = operands;

@@ -506,7 +506,7 @@ mod tests {
         let tree = ValueType::Tree;
         assert_eq!(show_as(&list(300), &tree, "r", &ctx()).unwrap(), whole);
         let pair = ValueType::parse("(int, tree)").unwrap();
-        let value = Tree::cons(7.encode(), list(300));
+        let value = Tree::cons(7i64.encode(), list(300));
         assert_eq!(
             show_as(&value, &pair, "r", &ctx()).unwrap(),
             format!("(7, {whole})")
