@@ -275,14 +275,7 @@ fn exec_steps_in_the_engines_order() {
 /// (docs/debugger.md), not cut like a guess.
 #[test]
 fn exec_shows_a_tree_whole() {
-    let dir = cli_common::scratch_dir("exec_tree_whole");
-    let source = dir.join("wide.cta");
-    let elements = vec!["[[]]"; 300].join(", ");
-    std::fs::write(
-        &source,
-        format!("use std/control\nreg wide = [{elements}]\nmain:\n    halt\n"),
-    )
-    .unwrap();
+    let (source, elements) = cli_common::wide_program("exec_tree_whole");
     let shown = stdout_of(&["exec", cli_common::arg(&source), "--show", "wide:tree"]);
     assert!(shown.contains(&format!("[{elements}]\n")), "{shown}");
     assert!(!shown.contains('…'), "{shown}");

@@ -70,14 +70,7 @@ fn commands_on_standard_input_are_a_batch() {
 /// `/tree` does (docs/debugger.md).
 #[test]
 fn print_as_tree_shows_the_value_whole() {
-    let dir = scratch_dir("debug_tree_whole");
-    let source = dir.join("wide.cta");
-    let elements = vec!["[[]]"; 300].join(", ");
-    std::fs::write(
-        &source,
-        format!("use std/control\nreg wide = [{elements}]\nmain:\n    halt\n"),
-    )
-    .unwrap();
+    let (source, elements) = cli_common::wide_program("debug_tree_whole");
     let out = constree(
         &["debug", source.to_str().unwrap()],
         "print wide : tree\nprint wide /tree\n",

@@ -4,17 +4,19 @@
 //! assembler, and the machine running what it built, behave as it says.
 //! Tick counts are measured by running the machine.
 
+mod machine_common;
+
+use constree::asm::ast::KEYWORDS;
 use constree::asm::diagnostics::Severity;
 use constree::asm::help::HELP;
 use constree::asm::source::{MemoryLoader, SourceFile};
 use constree::asm::{Assembly, assemble, assemble_file};
 use constree::encoding::{Decode, Encode};
 use constree::image::Image;
-use constree::machine::{
-    Instruction, MachineError, Memory, Register, RunReport, run_for, run_machine,
-};
+use constree::machine::{Instruction, MachineError, Register, run_for, run_machine};
 use constree::tree::Tree;
 use constree::world::{Action, Color, Command, Direction, Frame, Item, Processor, Robot};
+use machine_common::{register, run};
 use std::path::Path;
 
 const LANGUAGE: &str = "docs/language.md";
@@ -87,19 +89,6 @@ fn limit(image: &Image, name: &str) -> i64 {
 fn value(literal: &str) -> Tree {
     let source = format!("reg v auto = {literal}\nmain:\n    nilify prog\n");
     contents(&image(&source), "v").clone()
-}
-
-fn run(image: &Image, ticks: i64) -> (Memory, RunReport) {
-    let mut memory = image.memory();
-    let report = run_for(ticks, &mut memory).expect("no machine error");
-    (memory, report)
-}
-
-fn register<'a>(image: &Image, memory: &'a Memory, name: &str) -> &'a Tree {
-    &memory[image
-        .register(name)
-        .unwrap_or_else(|| panic!("no register {name}"))]
-    .contents
 }
 
 /// The ticks a program takes to halt.
@@ -285,24 +274,11 @@ fn reserved_words_cannot_be_names() {
     states(
         "Reserved words: `reg resize const macro if else end use include entry callstack block tail and or not`.",
     );
-    for word in [
-        "reg",
-        "resize",
-        "const",
-        "macro",
-        "if",
-        "else",
-        "end",
-        "use",
-        "include",
-        "entry",
-        "callstack",
-        "block",
-        "tail",
-        "and",
-        "or",
-        "not",
-    ] {
+    assert_eq!(
+        KEYWORDS.join(" "),
+        "reg resize const macro if else end use include entry callstack block tail and or not"
+    );
+    for word in KEYWORDS {
         let reg = assembly(&format!("reg {word}\n"));
         assert!(
             reg.diagnostics.iter().any(|d| d.code == "E0100"
@@ -1028,16 +1004,8 @@ fn sizes_and_the_limit_of_prog() {
         "use std/control\n",
         &format!("use std/control\nreg prog {first}\n"),
     );
-    let assembly = assembly(&tiny);
-    assert_eq!(
-        assembly
-            .diagnostics
-            .iter()
-            .map(|d| d.code)
-            .collect::<Vec<_>>(),
-        vec!["W0705"]
-    );
-    let mut memory = assembly.image.unwrap().memory();
+    assert_eq!(codes(&tiny), vec!["W0705"]);
+    let mut memory = built(&assembly(&tiny)).memory();
     assert_eq!(run_for(10, &mut memory), Err(MachineError::OutOfMemory(0)));
 }
 
