@@ -174,3 +174,20 @@ fn large_values_are_written_by_what_they_share() {
         assert_eq!(a.contents, b.contents, "register {}", a.name);
     }
 }
+
+/// `==` on two doubling lists built apart compares their distinct parts
+/// once each.
+#[test]
+fn doubling_values_compare_by_their_distinct_parts() {
+    let mut text = String::from("const a0 = [nil]\nconst b0 = [nil]\nconst c0 = [1]\n");
+    for k in 1..=DOUBLINGS {
+        let j = k - 1;
+        text.push_str(&format!(
+            "const a{k} = [a{j} | a{j}]\nconst b{k} = [b{j} | b{j}]\nconst c{k} = [c{j} | c{j}]\n"
+        ));
+    }
+    text.push_str("reg same = a60 == b60\nreg different = a60 == c60\nmain:\n    nilify prog\n");
+    let image = assemble_text(&text).image.expect("assembles");
+    assert_eq!(contents(&image, "same"), &true.encode());
+    assert_eq!(contents(&image, "different"), &false.encode());
+}

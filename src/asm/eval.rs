@@ -13,11 +13,11 @@ use crate::machine::{Instruction, Memory, Register};
 use crate::tree::Tree;
 use crate::world::{Action, Color, Command, Direction, Frame, Item, Processor, Robot};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// An assembly-time value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Value {
     /// A number (the report's `Int`).
     Int(i64),
@@ -56,6 +56,61 @@ pub enum Value {
     Tuple(Rc<[Value]>),
     /// `none` or `some x`.
     Maybe(Option<Rc<Value>>),
+}
+
+/// Values are equal when they are the same kind of value with equal parts.
+/// Parts shared by reference are compared once for each pair of them, so
+/// two lists doubled 60 times, built apart, compare in 60 steps.
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        equal(self, other, &mut HashSet::new())
+    }
+}
+
+impl Eq for Value {}
+
+/// [`Value`] equality, remembering the pairs of shared parts already
+/// compared (equal, since a difference ends the comparison).
+fn equal(a: &Value, b: &Value, compared: &mut HashSet<(usize, usize)>) -> bool {
+    let all = |x: &[Value], y: &[Value], compared: &mut HashSet<_>| {
+        x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal(x, y, compared))
+    };
+    let pair = |x: *const Value, y: *const Value| (x as usize, y as usize);
+    match (a, b) {
+        // A list's items and tail are made together: its items name it.
+        (Value::List(xs, xt), Value::List(ys, yt)) => {
+            !compared.insert(pair(xs.as_ptr(), ys.as_ptr()))
+                || (all(xs, ys, compared)
+                    && match (xt, yt) {
+                        (None, None) => true,
+                        (Some(x), Some(y)) => equal(x, y, compared),
+                        _ => false,
+                    })
+        }
+        (Value::Tuple(xs), Value::Tuple(ys)) => {
+            !compared.insert(pair(xs.as_ptr(), ys.as_ptr())) || all(xs, ys, compared)
+        }
+        (Value::Maybe(Some(x)), Value::Maybe(Some(y))) => {
+            !compared.insert(pair(Rc::as_ptr(x), Rc::as_ptr(y))) || equal(x, y, compared)
+        }
+        (Value::Maybe(None), Value::Maybe(None)) => true,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Tree(x), Value::Tree(y)) => x == y,
+        (Value::Direction(x), Value::Direction(y)) => x == y,
+        (Value::Color(x), Value::Color(y)) => x == y,
+        (Value::Frame(x), Value::Frame(y)) => x == y,
+        (Value::Processor(x), Value::Processor(y)) => x == y,
+        (Value::Register(x), Value::Register(y)) => x == y,
+        (Value::Item(x), Value::Item(y)) => x == y,
+        (Value::Instruction(x), Value::Instruction(y)) => x == y,
+        (Value::Command(x), Value::Command(y)) => x == y,
+        (Value::Action(x), Value::Action(y)) => x == y,
+        (Value::Robot(x), Value::Robot(y)) => x == y,
+        (Value::Memory(x), Value::Memory(y)) => x == y,
+        _ => false,
+    }
 }
 
 impl Value {
