@@ -2,13 +2,16 @@
 //! machine; the registers afterwards are checked against values computed
 //! with the engine's encoders.
 
+mod machine_common;
+
 use constree::asm::assemble;
 use constree::asm::source::{MemoryLoader, SourceFile};
 use constree::encoding::{Decode, Encode};
 use constree::image::Image;
-use constree::machine::{Memory, RunReport, run_for};
+use constree::machine::{RunReport, run_for};
 use constree::tree::Tree;
 use constree::world::{Command, Direction};
+use machine_common::{register, run};
 
 fn build(source: &str) -> Image {
     let assembly = assemble(
@@ -21,19 +24,6 @@ fn build(source: &str) -> Image {
         assembly.render(false)
     );
     assembly.image.expect("no errors")
-}
-
-fn run(image: &Image, ticks: i64) -> (Memory, RunReport) {
-    let mut memory = image.memory();
-    let report = run_for(ticks, &mut memory).expect("runs without error");
-    (memory, report)
-}
-
-fn reg<'a>(image: &Image, memory: &'a Memory, name: &str) -> &'a Tree {
-    &memory[image
-        .register(name)
-        .unwrap_or_else(|| panic!("no register {name}"))]
-    .contents
 }
 
 #[test]
@@ -57,10 +47,10 @@ done:
     // Four turns of 4 ticks, the final test and the halt.
     assert_eq!(report.ticks, 4 * 4 + 2);
     assert_eq!(
-        Vec::<i64>::decode(reg(&image, &memory, "dst")),
+        Vec::<i64>::decode(register(&image, &memory, "dst")),
         Some(vec![4, 3, 2, 1])
     );
-    assert!(reg(&image, &memory, "src").is_nil());
+    assert!(register(&image, &memory, "src").is_nil());
 }
 
 #[test]
@@ -84,8 +74,8 @@ second:
             halted: true
         }
     );
-    assert_eq!(i64::decode(reg(&image, &memory, "a")), Some(1));
-    assert_eq!(i64::decode(reg(&image, &memory, "b")), Some(2));
+    assert_eq!(i64::decode(register(&image, &memory, "a")), Some(1));
+    assert_eq!(i64::decode(register(&image, &memory, "b")), Some(2));
 }
 
 #[test]
@@ -110,7 +100,7 @@ done:
 ",
     );
     let (memory, _) = run(&image, 100);
-    assert_eq!(i64::decode(reg(&image, &memory, "seen")), Some(1));
+    assert_eq!(i64::decode(register(&image, &memory, "seen")), Some(1));
 }
 
 #[test]
@@ -141,10 +131,10 @@ inner:
     let (memory, report) = run(&image, 1000);
     assert!(report.halted);
     assert_eq!(
-        Vec::<i64>::decode(reg(&image, &memory, "log")),
+        Vec::<i64>::decode(register(&image, &memory, "log")),
         Some(vec![9, 3, 2, 2, 1])
     );
-    assert!(reg(&image, &memory, "stack").is_nil());
+    assert!(register(&image, &memory, "stack").is_nil());
     assert_eq!(image.callstack.map(|c| c.stack), image.register("stack"));
 }
 
@@ -171,12 +161,12 @@ count:
     );
     let (memory, report) = run(&image, 10_000);
     assert!(report.halted);
-    let lengths: Vec<usize> = reg(&image, &memory, "out_list")
+    let lengths: Vec<usize> = register(&image, &memory, "out_list")
         .iter_list()
         .map(Tree::list_len)
         .collect();
     assert_eq!(lengths, vec![1, 2, 3, 4, 5]);
-    assert!(reg(&image, &memory, "stack").is_nil());
+    assert!(register(&image, &memory, "stack").is_nil());
 }
 
 #[test]
@@ -200,7 +190,7 @@ main:
 ",
     );
     let (memory, _) = run(&image, 1000);
-    assert_eq!(reg(&image, &memory, "hits").list_len(), 2);
+    assert_eq!(register(&image, &memory, "hits").list_len(), 2);
 }
 
 #[test]
@@ -221,7 +211,7 @@ main:
 ",
     );
     let (memory, report) = run(&image, 1000);
-    assert_eq!(reg(&image, &memory, "count").list_len(), 7);
+    assert_eq!(register(&image, &memory, "count").list_len(), 7);
     assert_eq!(report.ticks, 8);
 }
 
@@ -259,12 +249,12 @@ main:
     let (memory, _) = run(&image, 100);
     for name in ["direct", "through_mov", "through_two"] {
         assert_eq!(
-            i64::decode(reg(&image, &memory, name)),
+            i64::decode(register(&image, &memory, name)),
             Some(5),
             "`{name}` holds the value 5, not register 5's contents"
         );
     }
-    assert_eq!(i64::decode(reg(&image, &memory, "counted")), Some(7));
+    assert_eq!(i64::decode(register(&image, &memory, "counted")), Some(7));
 }
 
 #[test]
@@ -283,7 +273,7 @@ target:
 ",
     );
     let (memory, _) = run(&image, 100);
-    assert_eq!(i64::decode(reg(&image, &memory, "done_flag")), Some(1));
+    assert_eq!(i64::decode(register(&image, &memory, "done_flag")), Some(1));
 }
 
 #[test]
@@ -305,7 +295,7 @@ entry start
     assert_eq!(start.list_len(), 2);
     let (memory, report) = run(&image, 100);
     assert!(report.halted);
-    assert_eq!(reg(&image, &memory, "a"), &Tree::unit());
+    assert_eq!(register(&image, &memory, "a"), &Tree::unit());
 }
 
 #[test]
@@ -407,5 +397,115 @@ c:
             .map(|d| d.code)
             .collect::<Vec<_>>(),
         vec!["E0607"]
+    );
+}
+
+/// A routine, then `entry` and the code that calls the routine twice.
+const ROUTINE_BEFORE_ENTRY: &str = "use std/control
+reg r
+helper:
+    push r, #9
+    ret
+entry main
+main:
+    call helper
+    call helper
+    halt
+";
+
+/// `entry` after a routine: the routine is reached through the calls of
+/// the real entry, and every operand of those calls is resolved.
+#[test]
+fn entry_after_a_routine_that_it_calls() {
+    let image = build(ROUTINE_BEFORE_ENTRY);
+    let (memory, report) = run(&image, 1000);
+    assert!(report.halted);
+    assert_eq!(
+        Vec::<i64>::decode(register(&image, &memory, "r")),
+        Some(vec![9, 9])
+    );
+    assert!(register(&image, &memory, "stack").is_nil());
+    // Two calls (2 ticks each), two pushes, two returns (2 each), the halt.
+    assert_eq!(report.ticks, 2 * (2 + 1 + 2) + 1);
+}
+
+/// The entry block jumps back to a block written before it.
+#[test]
+fn entry_jumps_back_to_an_earlier_block() {
+    let image = build(
+        "use std/control
+reg a
+reg b
+earlier:
+    load b, 2
+    halt
+entry start
+start:
+    load a, 1
+    jmp earlier
+",
+    );
+    let (memory, report) = run(&image, 100);
+    assert!(report.halted);
+    assert_eq!(i64::decode(register(&image, &memory, "a")), Some(1));
+    assert_eq!(i64::decode(register(&image, &memory, "b")), Some(2));
+    assert_eq!(report.ticks, 4);
+}
+
+/// `entry` skips the first block: that block is never reached (and said
+/// so), the program starts at the entry and falls through from it.
+#[test]
+fn entry_skips_the_first_block() {
+    let source = "use std/control
+reg a
+reg b
+first:
+    load a, 1
+    halt
+entry second
+second:
+    load b, 2
+third:
+    load b, 3
+    halt
+";
+    let assembly = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, source.into()),
+    );
+    let codes: Vec<&str> = assembly.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["W0701"], "{}", assembly.render(false));
+    assert!(assembly.diagnostics[0].message.contains("`first`"));
+    let image = assembly.image.expect("only a warning");
+    let (memory, report) = run(&image, 100);
+    assert!(report.halted);
+    assert!(register(&image, &memory, "a").is_nil());
+    assert_eq!(i64::decode(register(&image, &memory, "b")), Some(3));
+    assert_eq!(report.ticks, 3);
+    let prog = image.register("prog").unwrap();
+    assert_eq!(image.registers[prog].contents.list_len(), 3);
+}
+
+/// The test-only fault that applies `entry` late reproduces the miscompile
+/// the tests above guard against (so a differential test can show it
+/// catches it).
+#[test]
+fn the_late_entry_fault_miscompiles() {
+    let assembly = constree::asm::assemble_with_faults(
+        &MemoryLoader::default(),
+        SourceFile::new("test.cta".into(), None, ROUTINE_BEFORE_ENTRY.into()),
+        constree::asm::Faults { late_entry: true },
+    );
+    let image = assembly.image.expect("assembles");
+    let first = image.registers[0].contents.front().unwrap();
+    assert_eq!(
+        constree::machine::Instruction::decode(first),
+        Some(constree::machine::Instruction::Construct(0, 0, 0))
+    );
+    // `construct prog, prog, prog` doubles the program until it does not fit.
+    let mut memory = image.memory();
+    assert_eq!(
+        run_for(1000, &mut memory),
+        Err(constree::machine::MachineError::OutOfMemory(0))
     );
 }

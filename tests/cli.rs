@@ -235,6 +235,52 @@ fn exec_reads_registers_as_the_types_given() {
     );
 }
 
+/// Each step of `exec`, in the order its help gives: read `out` and clear
+/// it, write the input, run.
+#[test]
+fn exec_steps_in_the_engines_order() {
+    let dir = cli_common::scratch_dir("exec_step_order");
+    let source = dir.join("order.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg out = Pass\nreg seen\nmain:\n    mov seen, in\n    halt\n",
+    )
+    .unwrap();
+    let shown = stdout_of(&[
+        "exec",
+        cli_common::arg(&source),
+        "--input",
+        "5",
+        "--steps",
+        "2",
+        "--show",
+        "seen:int,out",
+    ]);
+    // Step 1 reads the first command; step 2 finds `out` cleared.
+    assert!(shown.contains("step 1: out = Pass\n"), "{shown}");
+    assert!(
+        shown.contains("step 2: out = nothing (Invalid)\n"),
+        "{shown}"
+    );
+    // The input was in `in` before the machine ran.
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.contains("seen") && l.ends_with(" 5")),
+        "{shown}"
+    );
+}
+
+/// `NAME:tree` shows the value whole up to 4,000 characters
+/// (docs/debugger.md), not cut like a guess.
+#[test]
+fn exec_shows_a_tree_whole() {
+    let (source, elements) = cli_common::wide_program("exec_tree_whole");
+    let shown = stdout_of(&["exec", cli_common::arg(&source), "--show", "wide:tree"]);
+    assert!(shown.contains(&format!("[{elements}]\n")), "{shown}");
+    assert!(!shown.contains('…'), "{shown}");
+}
+
 #[test]
 fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
     let root = env!("CARGO_MANIFEST_DIR");

@@ -66,6 +66,20 @@ fn commands_on_standard_input_are_a_batch() {
     assert!(text(&out.stdout).contains("error: unknown command \"nonsense\""));
 }
 
+/// `print NAME : tree` shows the value whole up to 4,000 characters, as
+/// `/tree` does (docs/debugger.md).
+#[test]
+fn print_as_tree_shows_the_value_whole() {
+    let (source, elements) = cli_common::wide_program("debug_tree_whole");
+    let out = constree(
+        &["debug", source.to_str().unwrap()],
+        "print wide : tree\nprint wide /tree\n",
+    );
+    let transcript = text(&out.stdout);
+    let whole = format!("wide = [{elements}]\n");
+    assert_eq!(transcript.matches(&whole).count(), 2, "{transcript}");
+}
+
 #[test]
 fn bad_targets_are_errors() {
     for (args, message) in [

@@ -78,6 +78,9 @@ pub enum ExprKind {
     Apply(Name, Vec<Expr>),
     /// `#e`: the constant register that holds the value of `e`.
     Pool(Box<Expr>),
+    /// `@i`: register number `i` (a number, a constant's name or an
+    /// expression in parentheses), as an operand.
+    RegisterIndex(Box<Expr>),
 }
 
 impl Expr {

@@ -8,7 +8,9 @@
 //!   the labels that point into it at their offsets, and `tail OTHER` where
 //!   the rest of its list is another register's contents (shared code);
 //! * anything else as `reg NAME @INDEX LIMIT = VALUE`, the value written as a
-//!   number, a command, a readable list or a `bits("...")` string.
+//!   number, a command, a readable list or a `bits("...")` string; a large
+//!   value by its distinct parts, each a `const` defined once after the
+//!   registers (so a tree of 2^60 shared conses takes 60 lines).
 //!
 //! Hand-laid blocks hold exactly what they say, so assembling the text gives
 //! back the same registers (limits and contents), names and labels. Names
@@ -22,8 +24,7 @@ use super::show;
 use crate::encoding::Decode;
 use crate::image::Image;
 use crate::machine::Instruction;
-use crate::tree::NodeTable;
-use crate::tree::Tree;
+use crate::tree::{NodeTable, Tree, trees_from_nodes};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -47,6 +48,19 @@ pub fn disassemble(image: &Image) -> String {
         "; every register in index order; code is laid out by hand (`block`)"
     );
     let mut tails = Tails::new(image);
+    // Code is written as blocks (not `in` or `out`: the engine writes
+    // them), everything else as values.
+    let layouts: Vec<_> = (0..image.registers.len())
+        .map(|i| code_layout(image, i, &mut tails).filter(|_| i != 1 && i != 2))
+        .collect();
+    let values: Vec<&Tree> = image
+        .registers
+        .iter()
+        .zip(&layouts)
+        .filter(|(_, layout)| layout.is_none())
+        .map(|(r, _)| &r.contents)
+        .collect();
+    let large = LargeValues::new(image, &names, &values);
     let mut labels_written: HashSet<&str> = HashSet::new();
     for (i, reg) in image.registers.iter().enumerate() {
         out.push('\n');
@@ -62,8 +76,8 @@ pub fn disassemble(image: &Image) -> String {
             0..=2 => names[i].clone(),
             _ => format!("{} @{i}", names[i]),
         };
-        match code_layout(image, i, &mut tails) {
-            Some((instrs, tail)) if i != 1 && i != 2 => {
+        match &layouts[i] {
+            Some((instrs, tail)) => {
                 let _ = writeln!(out, "block {header} {}", reg.limit);
                 // Labels at every offset, up to the tail.
                 for offset in 0..=instrs.len() {
@@ -83,19 +97,20 @@ pub fn disassemble(image: &Image) -> String {
                     }
                 }
                 if let Some(t) = tail {
-                    let _ = writeln!(out, "    tail {}", names[t]);
+                    let _ = writeln!(out, "    tail {}", names[*t]);
                 }
                 let _ = writeln!(out, "end");
             }
             _ => {
                 let _ = write!(out, "reg {header} {}", reg.limit);
                 if reg.contents.is_cons() {
-                    let _ = write!(out, " = {}", value(&reg.contents));
+                    let _ = write!(out, " = {}", large.value(&reg.contents));
                 }
                 out.push('\n');
             }
         }
     }
+    large.write_definitions(&mut out);
     if let Some(c) = image.callstack {
         let _ = writeln!(out, "\ncallstack {}, {}", names[c.stack], names[c.link]);
     }
@@ -255,7 +270,171 @@ fn code_layout(
     }
 }
 
-/// A value as a literal that assembles to exactly this tree.
-fn value(tree: &Tree) -> String {
-    show::literal(tree, READABLE_CHARS).unwrap_or_else(|| format!("bits(\"{}\")", tree.to_bits()))
+/// Values written as literals (a tree too large for one as `const`
+/// definitions, each shared subtree defined once).
+///
+/// A value of at most [`READABLE_CHARS`] characters is a literal. A larger
+/// tree is written by its distinct subtrees (a node table gives equal
+/// subtrees one id), each written once: a small one as a literal where it
+/// is used; one whose large parts are used nowhere else as a `bits("...")`
+/// string, as long as its distinct nodes (small literals aside); any other
+/// as a list along its right spine, `[FRONT, FRONT, ... | BACK]`, whose
+/// large fronts and shared backs are constants of their own. A subtree used
+/// more than once is a constant. The text grows with the number of distinct
+/// nodes, never with the logical size: 60 doubling conses (2^60 logical
+/// ones) are 60 short lines.
+struct LargeValues {
+    /// The trees by id (0 is Nil), and the ids of their halves.
+    trees: Vec<Tree>,
+    halves: Vec<(usize, usize)>,
+    /// The id of each large value written, by node.
+    ids: HashMap<usize, usize>,
+    /// Per id: how it is written where it is used.
+    form: Vec<Form>,
+    /// Per id: whether its halves are literals or bits strings (so it is
+    /// one bits string, as long as its distinct nodes, small literals
+    /// aside).
+    alone: Vec<bool>,
+    /// The prefix of the constants' names (no register or label starts
+    /// with it).
+    prefix: String,
+}
+
+/// How a subtree of a large value is written where it is used.
+#[derive(Debug, Clone, PartialEq)]
+enum Form {
+    /// A literal of at most [`ELEMENT_CHARS`] characters.
+    Literal(String),
+    /// A bits string: used once, and its halves are literals or bits
+    /// strings.
+    Bits,
+    /// The name of a constant.
+    Constant,
+    /// Used once, as the back of a larger tree: written on the same list
+    /// as that tree, in its constant.
+    Spine,
+}
+
+/// Longest literal written inside a constant's definition.
+const ELEMENT_CHARS: usize = 64;
+
+impl LargeValues {
+    /// The forms of the given values' parts (names are the registers',
+    /// which the constants' names must not start like).
+    fn new(image: &Image, names: &[String], values: &[&Tree]) -> LargeValues {
+        let mut table = NodeTable::default();
+        let mut roots = Vec::new();
+        for tree in values {
+            if show::literal(tree, READABLE_CHARS).is_none() {
+                roots.push((tree.node_id(), table.id(tree) as usize));
+            }
+        }
+        let nodes = table.into_nodes();
+        let trees = trees_from_nodes(&nodes).expect("a node table refers to earlier nodes only");
+        let halves: Vec<(usize, usize)> = nodes
+            .iter()
+            .map(|&(f, b)| (f as usize, b as usize))
+            .collect();
+        // References to each id: from the registers, and as a half.
+        let mut references = vec![0u32; trees.len()];
+        let mut backs = vec![false; trees.len()];
+        for &(_, id) in &roots {
+            references[id] = references[id].saturating_add(1);
+        }
+        for &(f, b) in &halves {
+            references[f] = references[f].saturating_add(1);
+            references[b] = references[b].saturating_add(1);
+            backs[b] = true;
+        }
+        let mut form = vec![Form::Literal("nil".into()); trees.len()];
+        let mut alone = vec![false; trees.len()];
+        for id in 1..trees.len() {
+            let (f, b) = halves[id - 1];
+            alone[id] = [f, b]
+                .iter()
+                .all(|&h| matches!(form[h], Form::Literal(_) | Form::Bits));
+            form[id] = match show::literal(&trees[id], ELEMENT_CHARS) {
+                Some(text) => Form::Literal(text),
+                None if references[id] == 1 && alone[id] => Form::Bits,
+                None if references[id] == 1 && backs[id] => Form::Spine,
+                None => Form::Constant,
+            };
+        }
+        let taken = |p: &str| {
+            names.iter().any(|n| n.starts_with(p))
+                || image.labels.iter().any(|l| l.name.starts_with(p))
+        };
+        let mut prefix = String::from("_t");
+        while taken(&prefix) {
+            prefix.push('_');
+        }
+        LargeValues {
+            trees,
+            halves,
+            ids: roots.into_iter().collect(),
+            form,
+            alone,
+            prefix,
+        }
+    }
+
+    /// A value given to [`LargeValues::new`]: a literal, or the text that
+    /// gives the large tree.
+    fn value(&self, tree: &Tree) -> String {
+        match self.ids.get(&tree.node_id()) {
+            Some(&id) => self.inline(id),
+            None => show::literal(tree, READABLE_CHARS).expect("a large value has an id"),
+        }
+    }
+
+    /// A subtree where it is used.
+    fn inline(&self, id: usize) -> String {
+        match &self.form[id] {
+            Form::Literal(text) => text.clone(),
+            Form::Bits => format!("bits(\"{}\")", self.trees[id].to_bits()),
+            Form::Constant | Form::Spine => format!("{}{id}", self.prefix),
+        }
+    }
+
+    /// The constants, each after the ones it uses.
+    fn write_definitions(&self, out: &mut String) {
+        let constants: Vec<usize> = (1..self.trees.len())
+            .filter(|&id| self.form[id] == Form::Constant)
+            .collect();
+        if constants.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "\n; values too large to write out, by their distinct parts"
+        );
+        for id in constants {
+            if self.alone[id] {
+                let bits = self.trees[id].to_bits();
+                let _ = writeln!(out, "const {}{id} = bits(\"{bits}\")", self.prefix);
+                continue;
+            }
+            let mut items = Vec::new();
+            let mut at = id;
+            let back = loop {
+                let (front, back) = self.halves[at - 1];
+                items.push(self.inline(front));
+                if self.form[back] == Form::Spine {
+                    at = back;
+                } else {
+                    break back;
+                }
+            };
+            let tail = match back {
+                0 => String::new(),
+                b => format!(" | {}", self.inline(b)),
+            };
+            let _ = writeln!(
+                out,
+                "const {}{id} = [{}{tail}]",
+                self.prefix,
+                items.join(", ")
+            );
+        }
+    }
 }

@@ -13,10 +13,11 @@ use crate::machine::{Instruction, Memory, Register};
 use crate::tree::Tree;
 use crate::world::{Action, Color, Command, Direction, Frame, Item, Processor, Robot};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// An assembly-time value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Value {
     /// A number (the report's `Int`).
     Int(i64),
@@ -50,11 +51,66 @@ pub enum Value {
     /// A whole memory: a compiled program.
     Memory(Memory),
     /// `[a, b]`, or `[a, b | tail]`.
-    List(Vec<Value>, Option<Box<Value>>),
+    List(Rc<[Value]>, Option<Rc<Value>>),
     /// `(a, b, ...)`: nested pairs without a terminal Nil.
-    Tuple(Vec<Value>),
+    Tuple(Rc<[Value]>),
     /// `none` or `some x`.
-    Maybe(Option<Box<Value>>),
+    Maybe(Option<Rc<Value>>),
+}
+
+/// Values are equal when they are the same kind of value with equal parts.
+/// Parts shared by reference are compared once for each pair of them, so
+/// two lists doubled 60 times, built apart, compare in 60 steps.
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        equal(self, other, &mut HashSet::new())
+    }
+}
+
+impl Eq for Value {}
+
+/// [`Value`] equality, remembering the pairs of shared parts already
+/// compared (equal, since a difference ends the comparison).
+fn equal(a: &Value, b: &Value, compared: &mut HashSet<(usize, usize)>) -> bool {
+    let all = |x: &[Value], y: &[Value], compared: &mut HashSet<_>| {
+        x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal(x, y, compared))
+    };
+    let pair = |x: *const Value, y: *const Value| (x as usize, y as usize);
+    match (a, b) {
+        // A list's items and tail are made together: its items name it.
+        (Value::List(xs, xt), Value::List(ys, yt)) => {
+            !compared.insert(pair(xs.as_ptr(), ys.as_ptr()))
+                || (all(xs, ys, compared)
+                    && match (xt, yt) {
+                        (None, None) => true,
+                        (Some(x), Some(y)) => equal(x, y, compared),
+                        _ => false,
+                    })
+        }
+        (Value::Tuple(xs), Value::Tuple(ys)) => {
+            !compared.insert(pair(xs.as_ptr(), ys.as_ptr())) || all(xs, ys, compared)
+        }
+        (Value::Maybe(Some(x)), Value::Maybe(Some(y))) => {
+            !compared.insert(pair(Rc::as_ptr(x), Rc::as_ptr(y))) || equal(x, y, compared)
+        }
+        (Value::Maybe(None), Value::Maybe(None)) => true,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Tree(x), Value::Tree(y)) => x == y,
+        (Value::Direction(x), Value::Direction(y)) => x == y,
+        (Value::Color(x), Value::Color(y)) => x == y,
+        (Value::Frame(x), Value::Frame(y)) => x == y,
+        (Value::Processor(x), Value::Processor(y)) => x == y,
+        (Value::Register(x), Value::Register(y)) => x == y,
+        (Value::Item(x), Value::Item(y)) => x == y,
+        (Value::Instruction(x), Value::Instruction(y)) => x == y,
+        (Value::Command(x), Value::Command(y)) => x == y,
+        (Value::Action(x), Value::Action(y)) => x == y,
+        (Value::Robot(x), Value::Robot(y)) => x == y,
+        (Value::Memory(x), Value::Memory(y)) => x == y,
+        _ => false,
+    }
 }
 
 impl Value {
@@ -83,7 +139,38 @@ impl Value {
     }
 
     /// The value's constree encoding, as the engine encodes it.
+    ///
+    /// A value shares its parts with the constants it was made of (a list,
+    /// tuple or maybe holds them by reference, so `[t | t]` holds `t` once);
+    /// each part is encoded once, and the encodings share its tree, so the
+    /// work grows with the distinct parts, never with the logical size.
     pub fn encode(&self) -> Result<Tree, String> {
+        self.encode_sharing(&mut HashMap::new())
+    }
+
+    /// [`Value::encode`], reusing the encodings of the shared parts already
+    /// encoded (by the address of the part).
+    fn encode_sharing(&self, done: &mut HashMap<(usize, usize), Tree>) -> Result<Tree, String> {
+        let key = match self {
+            Value::List(items, tail) => Some((
+                items.as_ptr() as usize,
+                tail.as_ref().map_or(0, |t| Rc::as_ptr(t) as usize),
+            )),
+            Value::Tuple(items) => Some((items.as_ptr() as usize, 0)),
+            Value::Maybe(Some(inner)) => Some((Rc::as_ptr(inner) as usize, 0)),
+            _ => None,
+        };
+        if let Some(tree) = key.and_then(|k| done.get(&k)) {
+            return Ok(tree.clone());
+        }
+        let tree = self.encode_parts(done)?;
+        if let Some(k) = key {
+            done.insert(k, tree.clone());
+        }
+        Ok(tree)
+    }
+
+    fn encode_parts(&self, done: &mut HashMap<(usize, usize), Tree>) -> Result<Tree, String> {
         Ok(match self {
             Value::Int(n) => n.encode(),
             Value::Bool(b) => b.encode(),
@@ -102,26 +189,26 @@ impl Value {
             Value::Memory(m) => m.encode(),
             Value::List(items, tail) => {
                 let tail = match tail {
-                    Some(t) => t.encode()?,
+                    Some(t) => t.encode_sharing(done)?,
                     None => Tree::NIL,
                 };
                 let trees = items
                     .iter()
-                    .map(Value::encode)
+                    .map(|v| v.encode_sharing(done))
                     .collect::<Result<Vec<_>, _>>()?;
                 trees.into_iter().rev().fold(tail, |t, h| Tree::cons(h, t))
             }
             Value::Tuple(items) => {
                 let mut trees = items
                     .iter()
-                    .map(Value::encode)
+                    .map(|v| v.encode_sharing(done))
                     .collect::<Result<Vec<_>, _>>()?;
                 let last = trees.pop().unwrap_or_default();
                 trees.into_iter().rev().fold(last, |t, h| Tree::cons(h, t))
             }
             Value::Maybe(m) => match m {
                 None => Tree::NIL,
-                Some(v) => Tree::cons(Tree::NIL, v.encode()?),
+                Some(v) => Tree::cons(Tree::NIL, v.encode_sharing(done)?),
             },
         })
     }
@@ -257,16 +344,16 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
                 .map(|e| eval(e, env))
                 .collect::<Result<Vec<_>, _>>()?;
             let tail = match tail {
-                Some(t) => Some(Box::new(eval(t, env)?)),
+                Some(t) => Some(Rc::new(eval(t, env)?)),
                 None => None,
             };
-            Ok(Value::List(items, tail))
+            Ok(Value::List(items.into(), tail))
         }
         ExprKind::Tuple(items) => Ok(Value::Tuple(
             items
                 .iter()
                 .map(|e| eval(e, env))
-                .collect::<Result<_, _>>()?,
+                .collect::<Result<Rc<[Value]>, _>>()?,
         )),
         ExprKind::Apply(head, args) => apply(head, args, expr.span, env),
         ExprKind::Pool(_) => Err(err(
@@ -274,6 +361,12 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
             "`#` makes a constant register: it is not a value".into(),
         )
         .label("only an instruction operand can be `#...`")),
+        ExprKind::RegisterIndex(_) => Err(err(
+            "E0403",
+            "`@` names a register by its number: it is not a value".into(),
+        )
+        .label("only an instruction operand can be `@...`")
+        .note("in an instruction written as a value, `Construct @3 @4 @5` and `Construct 3 4 5` are the same")),
     }
 }
 
@@ -389,15 +482,16 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span, env: &Env<'_>) -> EvalResul
             );
         }
         BinOp::Div => x.checked_div(y).ok_or_else(overflow)?,
-        BinOp::Rem => x.checked_rem(y).ok_or_else(overflow)?,
-        BinOp::Shl => u32::try_from(y)
-            .ok()
-            .and_then(|s| x.checked_shl(s))
-            .ok_or_else(overflow)?,
-        BinOp::Shr => u32::try_from(y)
-            .ok()
-            .and_then(|s| x.checked_shr(s))
-            .ok_or_else(overflow)?,
+        // The remainder always fits: -2^63 % -1 is 0.
+        BinOp::Rem => x.wrapping_rem(y),
+        BinOp::Shl | BinOp::Shr if y < 0 => {
+            return Err(
+                Diagnostic::error("E0408", b.span, format!("cannot shift by {y}"))
+                    .label("a negative shift"),
+            );
+        }
+        BinOp::Shl => shift_left(x, y).ok_or_else(overflow)?,
+        BinOp::Shr => shift_right(x, y),
         BinOp::Lt => return Ok(Value::Bool(x < y)),
         BinOp::Le => return Ok(Value::Bool(x <= y)),
         BinOp::Gt => return Ok(Value::Bool(x > y)),
@@ -405,6 +499,23 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span, env: &Env<'_>) -> EvalResul
         BinOp::And | BinOp::Or | BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
     };
     Ok(Value::Int(value))
+}
+
+/// `x << s` for `s >= 0`: `x * 2^s`, or `None` when that does not fit 64
+/// bits (so `0 << s` is 0 for every `s`).
+fn shift_left(x: i64, s: i64) -> Option<i64> {
+    if x == 0 {
+        return Some(0);
+    }
+    let s = u32::try_from(s).ok().filter(|&s| s < 64)?;
+    let shifted = x << s;
+    (shifted >> s == x).then_some(shifted)
+}
+
+/// `x >> s` for `s >= 0`: `x / 2^s` rounded down (toward minus infinity),
+/// so shifting by 64 or more gives 0, or -1 for a negative `x`.
+fn shift_right(x: i64, s: i64) -> i64 {
+    x >> s.min(63)
 }
 
 /// The arguments of an application, checked by kind.
@@ -534,8 +645,8 @@ impl Args<'_, '_> {
     fn items(&self, k: usize) -> Result<Vec<Item>, Diagnostic> {
         match self.value(k)? {
             Value::List(items, None) => items
-                .into_iter()
-                .map(|v| to_item(v, self.span(k)))
+                .iter()
+                .map(|v| to_item(v.clone(), self.span(k)))
                 .collect(),
             Value::Tree(t) if t.is_nil() => Ok(Vec::new()),
             other => Err(type_error(self.span(k), "a list of items", &other)),
@@ -554,12 +665,15 @@ impl Args<'_, '_> {
     }
 
     /// A register operand of an instruction constructor: a register or
-    /// label name (its number), or a number.
+    /// label name (its number), a number, or `@` and a number.
     fn register_index(&self, k: usize) -> Result<i64, Diagnostic> {
         if let Some(name) = self.args[k].as_name()
             && let Some(index) = self.env.registers.and_then(|r| r(name))
         {
             return Ok(index);
+        }
+        if let ExprKind::RegisterIndex(index) = &self.args[k].kind {
+            return expect_int(&eval(index, self.env)?, index.span);
         }
         self.int(k)
     }
@@ -586,13 +700,13 @@ fn to_memory(v: Value, span: Span) -> Result<Memory, Diagnostic> {
     match v {
         Value::Memory(m) => Ok(m),
         Value::List(items, None) => items
-            .into_iter()
+            .iter()
             .map(|v| match v {
-                Value::Register(r) => Ok(r),
+                Value::Register(r) => Ok(r.clone()),
                 other => Err(type_error(
                     span,
                     "a register (Register LIMIT CONTENTS)",
-                    &other,
+                    other,
                 )),
             })
             .collect(),
@@ -777,7 +891,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
         }),
         "some" => a
             .arity(1)
-            .and_then(|_| Ok(Value::Maybe(Some(Box::new(a.value(0)?))))),
+            .and_then(|_| Ok(Value::Maybe(Some(Rc::new(a.value(0)?))))),
         "cons" => a
             .arity(2)
             .and_then(|_| Ok(Value::Tree(Tree::cons(a.tree(0)?, a.tree(1)?)))),

@@ -99,7 +99,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "E0403",
-        "`#` belongs in front of an instruction operand (`load r, #5`); here, write the value itself",
+        "`#` and `@` belong in front of an instruction operand (`load r, #5`, `mov r, @4`); here, write the value itself",
     ),
     (
         "E0404",
@@ -119,7 +119,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "E0408",
-        "keep assembly-time arithmetic within 64 bits, -2^63 to 2^63 - 1",
+        "keep assembly-time arithmetic within 64 bits, -2^63 to 2^63 - 1, and shift by 0 or more places",
     ),
     ("E0409", "divide by a number that is not zero"),
     (
@@ -243,6 +243,10 @@ pub const HELP: &[(&str, &str)] = &[
     (
         "W0705",
         "raise prog's limit (`reg prog LIMIT`), or leave it out to size it automatically",
+    ),
+    (
+        "W0706",
+        "write `#N` for the number N, or `@N` (or the register's name) for register N",
     ),
 ];
 

@@ -1,8 +1,10 @@
 //! The lexer (logos): source text to tokens.
 //!
-//! The language is line-oriented: a newline ends a statement, except inside
-//! brackets, where lines may continue. Comments run from `;` to the end of
-//! the line.
+//! The language is line-oriented: a newline ends a statement, except after
+//! a line that ends with `=` or a binary operator, and, inside brackets,
+//! after a line that ends with an opening bracket, `,` or `|` or before a
+//! line that starts with a closing bracket, `,` or `|`. Comments run from
+//! `;` to the end of the line.
 
 use super::diagnostics::Diagnostic;
 use super::source::{FileId, Span};
@@ -153,16 +155,42 @@ pub const MAX_NESTING: usize = 200;
 /// A logical line: the tokens of one statement, without the newline.
 pub type Line<'src> = Vec<(Token<'src>, Span)>;
 
-/// Whether a newline inside brackets continues the statement: after an
-/// opening bracket, a comma, `|` or `=`, or before a closing bracket, a
-/// comma or `|`.
-fn continues<'src>(previous: Option<Token<'src>>, lexer: &logos::Lexer<'src, Token<'src>>) -> bool {
-    if matches!(
-        previous,
-        Some(Token::LBracket | Token::LParen | Token::Comma | Token::Bar | Token::Eq)
-    ) {
-        return true;
-    }
+/// Whether a statement goes on past a line that ends with this token,
+/// inside brackets or not: `=` or a binary operator (`-` at the end of a
+/// line is a minus between two operands).
+fn continues_after(token: Token<'_>) -> bool {
+    matches!(
+        token,
+        Token::Eq
+            | Token::EqEq
+            | Token::NotEq
+            | Token::Lt
+            | Token::Le
+            | Token::Gt
+            | Token::Ge
+            | Token::Plus
+            | Token::Minus
+            | Token::Star
+            | Token::Slash
+            | Token::Percent
+            | Token::Shl
+            | Token::Shr
+            | Token::Ident("and" | "or")
+    )
+}
+
+/// Whether a statement inside brackets goes on past a line that ends with
+/// this token: an opening bracket, `,` or `|`.
+fn continues_inside_after(token: Token<'_>) -> bool {
+    matches!(
+        token,
+        Token::LBracket | Token::LParen | Token::CallOpen | Token::Comma | Token::Bar
+    )
+}
+
+/// Whether a statement inside brackets goes on with the next line that has
+/// a token: it does when that token is a closing bracket, `,` or `|`.
+fn continues_before<'src>(lexer: &logos::Lexer<'src, Token<'src>>) -> bool {
     let mut ahead = lexer.clone();
     loop {
         match ahead.next() {
@@ -215,15 +243,14 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
             other => other,
         };
         match token {
-            Token::Newline if depth == 0 => {
-                if !too_deep && !line.is_empty() {
-                    lines.push(std::mem::take(&mut line));
-                }
-                line.clear();
-                too_deep = false;
+            Token::Newline if line.last().is_some_and(|t| continues_after(t.0)) => continue,
+            Token::Newline
+                if depth > 0
+                    && (line.last().is_some_and(|t| continues_inside_after(t.0))
+                        || continues_before(&lexer)) =>
+            {
                 continue;
             }
-            Token::Newline if continues(line.last().map(|t| t.0), &lexer) => continue,
             Token::Newline => {
                 // An unclosed bracket ends with its line: the parser reports it.
                 depth = 0;

@@ -744,7 +744,9 @@ fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<String>) {
             }
         }
         ExprKind::Number(_) | ExprKind::Str(_) => {}
-        ExprKind::Neg(e) | ExprKind::Not(e) | ExprKind::Pool(e) => substitute(e, scope, g),
+        ExprKind::Neg(e) | ExprKind::Not(e) | ExprKind::Pool(e) | ExprKind::RegisterIndex(e) => {
+            substitute(e, scope, g)
+        }
         ExprKind::Binary(_, a, b) => {
             substitute(a, scope, g);
             substitute(b, scope, g);

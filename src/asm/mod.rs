@@ -81,14 +81,37 @@ pub fn assemble_file(loader: &dyn Loader, path: &Path) -> Assembly {
 
 /// Assembles a program given its main file.
 pub fn assemble(loader: &dyn Loader, main: SourceFile) -> Assembly {
+    assemble_with_faults(loader, main, Faults::default())
+}
+
+/// Miscompiles the assembler can be told to make on purpose, so that a test
+/// of the assembler (a differential test against the language's semantics)
+/// can show that it catches them. [`Faults::default`] makes none; nothing
+/// but tests sets a fault.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Apply `entry LABEL` only after reachability, code registers and
+    /// operands were worked out from the main file's first block: the
+    /// operands of code that only the real entry reaches stay register 0,
+    /// and blocks it calls are reported unreachable and left out.
+    pub late_entry: bool,
+}
+
+/// [`assemble`], making the given [`Faults`] on purpose (for tests of the
+/// tests only). The programs `image(...)` embeds are assembled with the
+/// same faults.
+#[doc(hidden)]
+pub fn assemble_with_faults(loader: &dyn Loader, main: SourceFile, faults: Faults) -> Assembly {
     let compiling = RefCell::new(Vec::new());
-    assemble_nested(loader, main, &compiling)
+    assemble_nested(loader, main, &compiling, faults)
 }
 
 fn assemble_nested(
     loader: &dyn Loader,
     main: SourceFile,
     compiling: &RefCell<Vec<String>>,
+    faults: Faults,
 ) -> Assembly {
     let main_key = main
         .path
@@ -97,10 +120,11 @@ fn assemble_nested(
     compiling.borrow_mut().push(main_key);
     let main_path = main.path.clone();
     let expansion = macros::expand(loader, main);
-    let (resolved, resolve_diagnostics) = resolve::resolve(&expansion);
+    let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
     let layout = layout::lay_out(&resolved);
-    let compile =
-        |file: &str, span: Span| compile_image(loader, file, span, main_path.as_deref(), compiling);
+    let compile = |file: &str, span: Span| {
+        compile_image(loader, file, span, main_path.as_deref(), compiling, faults)
+    };
     let earlier_errors = expansion
         .diagnostics
         .iter()
@@ -127,6 +151,7 @@ fn compile_image(
     span: Span,
     from: Option<&Path>,
     compiling: &RefCell<Vec<String>>,
+    faults: Faults,
 ) -> Result<Memory, Diagnostic> {
     let module = ModulePath::File(file.into());
     let source = loader.load(&module, from).map_err(|m| {
@@ -147,7 +172,7 @@ fn compile_image(
                 )),
         );
     }
-    let nested = assemble_nested(loader, source, compiling);
+    let nested = assemble_nested(loader, source, compiling, faults);
     match nested.image {
         Some(image) => Ok(image.memory()),
         None => {

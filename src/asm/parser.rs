@@ -257,6 +257,13 @@ where
                 kind: ExprKind::Apply(head, args),
                 span: span(e.span()),
             });
+        // `@i`: register number i, written as `reg NAME @INDEX` writes it.
+        let register_index = just(Token::At)
+            .ignore_then(choice((number.clone(), name.clone(), parens.clone())))
+            .map_with(move |index, e| Expr {
+                kind: ExprKind::RegisterIndex(Box::new(index)),
+                span: span(e.span()),
+            });
         let atom = choice((number, string, call, name, list, parens)).labelled("a value");
 
         let apply = atom.clone().foldl_with(atom.repeated(), move |head, arg, e| {
@@ -305,7 +312,7 @@ where
                     },
                     span: span(x.span()),
                 });
-            prefix.or(apply)
+            prefix.or(register_index).or(apply)
         });
 
         let product = unary.clone().foldl_with(

@@ -37,16 +37,25 @@ pub fn code(tree: &Tree) -> Option<Vec<Instruction>> {
     tree.iter_list().map(Instruction::decode).collect()
 }
 
+/// More conses than any Int or command without a memory has (an Int has at
+/// most 64 bits and a sign; a command one Int or direction and a tag).
+pub const LARGEST_SCALAR: u64 = 256;
+
 /// A literal in the language that assembles to exactly this tree, at most
 /// about `max` characters (`None` if it would be longer).
+///
+/// Bounded work: only a small tree is tried as a number or a command, and a
+/// tree of more than `max / 2` conses is not looked into further.
 pub fn literal(tree: &Tree, max: usize) -> Option<String> {
-    if let Some(n) = canonical_int(tree) {
-        return Some(n.to_string());
-    }
-    if let Some(c) = canonical_command(tree)
-        && let Some(text) = command(&c)
-    {
-        return Some(text);
+    if tree.size() <= LARGEST_SCALAR {
+        if let Some(n) = canonical_int(tree) {
+            return Some(n.to_string());
+        }
+        if let Some(c) = canonical_command(tree)
+            && let Some(text) = command(&c)
+        {
+            return Some(text);
+        }
     }
     if tree.size() > (max as u64) / 2 {
         return None;

@@ -50,10 +50,16 @@ enum Command {
   constree check bot.cta --stdlib stdlib/              # with the standard library from a directory")]
     Check(asm::CheckArgs),
     /// Run one program's machine outside any world, step by step.
-    #[command(after_help = "Examples:
+    #[command(
+        after_help = "Each step does for the machine what the engine does for a robot, in this order:
+read `out` (printed as the command the engine would take) and clear it; write the
+`--input` value into `in`, if given (`in` is left as it is otherwise); run `--speed` ticks.
+
+Examples:
   constree exec examples/walker.cta --speed 20 --steps 3
   constree exec examples/echo.cta --input \"[S, W]\" --steps 2
-  constree exec examples/count.cta --speed 30 --show 'dst:[dir],item'   # dst read as a list of directions")]
+  constree exec examples/count.cta --speed 30 --show 'dst:[dir],item'   # dst read as a list of directions"
+    )]
     Exec(exec::ExecArgs),
     /// Play a scenario (or the built-in game) and show the world and scores.
     #[command(after_help = "Examples:

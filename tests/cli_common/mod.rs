@@ -60,6 +60,20 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// A program whose register `wide` holds a list of 300 `[[]]` (1,802
+/// characters in the readable form), written in a fresh directory: its
+/// path, and the text of the list's elements.
+pub fn wide_program(name: &str) -> (PathBuf, String) {
+    let source = scratch_dir(name).join("wide.cta");
+    let elements = vec!["[[]]"; 300].join(", ");
+    std::fs::write(
+        &source,
+        format!("use std/control\nreg wide = [{elements}]\nmain:\n    halt\n"),
+    )
+    .unwrap();
+    (source, elements)
+}
+
 /// A path as a `&str` argument.
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")

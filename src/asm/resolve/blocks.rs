@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::asm::ast::{Name, Stmt};
+use crate::asm::eval::Env;
 
 impl Resolver<'_> {
     /// Splits every section into blocks at its labels.
@@ -158,15 +159,22 @@ impl Resolver<'_> {
     }
 
     /// E0508 for a statement that is neither an instruction nor a macro,
-    /// with help: the instruction or macro it looks like, the missing colon
+    /// with help: the macro defined only further on, the instruction or
+    /// macro it looks like, the missing colon
     /// of a label (a name alone on its line), or where macros come from.
     fn unknown_op(&self, name: &Name, alone: bool) -> Diagnostic {
         let d = Diagnostic::error(
             "E0508",
             name.span,
             format!("unknown instruction or macro `{}`", name.text),
-        )
-        .label("not an instruction, and no macro has this name");
+        );
+        if self.expansion.macro_names.contains(&name.text) {
+            return d.label("no macro of this name is defined above").help(format!(
+                "the macro `{}` is defined further on: a macro must be defined before the lines that use it",
+                name.text
+            ));
+        }
+        let d = d.label("not an instruction, and no macro has this name");
         let mnemonics = ["nilify", "construct", "deconstruct", "copyifnil"];
         let macros = self.expansion.macro_names.iter().map(String::as_str);
         if let Some(s) = crate::asm::suggest::nearest(&name.text, macros.chain(mnemonics)) {
@@ -336,10 +344,16 @@ impl Resolver<'_> {
     }
 
     /// The register an operand names before code registers exist: a number,
-    /// or a declared register's name.
+    /// `@` and a number, or a declared register's name.
     fn register_number(&self, e: &Expr) -> Option<i64> {
         match &e.kind {
             ExprKind::Number(n) => i64::try_from(*n).ok(),
+            ExprKind::RegisterIndex(index) => {
+                match crate::asm::eval::eval(index, &Env::expanding(&self.expansion.consts)) {
+                    Ok(crate::asm::eval::Value::Int(n)) => Some(n),
+                    _ => None,
+                }
+            }
             ExprKind::Name(n) => match self.names.get(n) {
                 Some((Symbol::Register(r), _)) => Some(*r as i64),
                 _ => None,

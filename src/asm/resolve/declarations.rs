@@ -235,7 +235,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn constant_int(&mut self, e: &Expr) -> Option<i64> {
+    pub(super) fn constant_int(&mut self, e: &Expr) -> Option<i64> {
         let env = Env::expanding(&self.expansion.consts);
         match eval(e, &env) {
             Ok(Value::Int(n)) => Some(n),

@@ -22,10 +22,12 @@ pub use program::{
     LimitSpec, Opcode, RegInfo, Resolved, Role,
 };
 
+use super::Faults;
 use super::ast::{Expr, ExprKind};
 use super::diagnostics::Diagnostic;
 use super::macros::{Expansion, Item};
 use super::source::Span;
+use crate::tree::{NodeTable, Tree};
 use std::collections::HashMap;
 
 /// What a name in the global namespace is.
@@ -43,25 +45,50 @@ struct Resolver<'e> {
     names: HashMap<String, (Symbol, Span)>,
     /// Constant registers by value (or by expression, for values that need
     /// code).
-    constant_by_tree: HashMap<String, usize>,
+    constant_by_value: HashMap<ConstantKey, usize>,
+    /// Ids of the constants' trees: equal trees get equal ids, at a cost in
+    /// proportion to their distinct nodes (never their logical size).
+    tree_ids: NodeTable,
+    /// Every tree given an id: the table knows nodes by address, so they
+    /// live as long as it does.
+    identified: Vec<Tree>,
+}
+
+/// What makes two constant operands the same register.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum ConstantKey {
+    /// A value known before layout: its tree's id in [`Resolver::tree_ids`].
+    Tree(u64),
+    /// A value that needs code (`code(label)`): the expression, as text.
+    Expr(String),
 }
 
 /// Resolves an expanded program.
-pub fn resolve(expansion: &Expansion) -> (Resolved, Vec<Diagnostic>) {
+pub fn resolve(expansion: &Expansion, faults: Faults) -> (Resolved, Vec<Diagnostic>) {
     let mut r = Resolver {
         expansion,
         out: Resolved::default(),
         diagnostics: Vec::new(),
         names: HashMap::new(),
-        constant_by_tree: HashMap::new(),
+        constant_by_value: HashMap::new(),
+        tree_ids: NodeTable::default(),
+        identified: Vec::new(),
     };
     r.predeclare();
     r.declarations();
     r.blocks();
+    // Where the program starts decides which code runs: it must be known
+    // before reachability, code registers and operands are worked out.
+    if !faults.late_entry {
+        r.entry();
+    }
     r.code_registers();
     r.tails();
     r.operands();
-    r.directives();
+    if faults.late_entry {
+        r.entry();
+    }
+    r.callstack();
     (r.out, r.diagnostics)
 }
 
@@ -89,12 +116,23 @@ fn written_operands(op: Opcode) -> &'static [usize] {
     }
 }
 
+/// The operand positions an instruction reads.
+fn read_operands(op: Opcode) -> &'static [usize] {
+    match op {
+        Opcode::Nilify => &[],
+        Opcode::Construct | Opcode::CopyIfNil => &[0, 1],
+        Opcode::Deconstruct => &[0],
+    }
+}
+
 /// Calls `f` on every name in an expression.
 pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
     match &e.kind {
         ExprKind::Name(n) => f(n),
         ExprKind::Number(_) | ExprKind::Str(_) => {}
-        ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Pool(x) => walk_names(x, f),
+        ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Pool(x) | ExprKind::RegisterIndex(x) => {
+            walk_names(x, f)
+        }
         ExprKind::Binary(_, a, b) => {
             walk_names(a, f);
             walk_names(b, f);
@@ -115,9 +153,7 @@ pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
 
 /// A text that identifies an expression regardless of where it was written.
 pub fn expr_key(e: &Expr) -> String {
-    let mut names = Vec::new();
-    walk_names(e, &mut |n| names.push(n.to_string()));
-    format!("{:?}", strip(e))
+    strip(e)
 }
 
 fn strip(e: &Expr) -> String {
@@ -128,6 +164,7 @@ fn strip(e: &Expr) -> String {
         ExprKind::Neg(x) => format!("(-{})", strip(x)),
         ExprKind::Not(x) => format!("(not {})", strip(x)),
         ExprKind::Pool(x) => format!("#{}", strip(x)),
+        ExprKind::RegisterIndex(x) => format!("@{}", strip(x)),
         ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", strip(a), strip(b)),
         ExprKind::List(items, tail) => format!(
             "[{}{}]",

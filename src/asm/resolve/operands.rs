@@ -46,6 +46,7 @@ impl Resolver<'_> {
                 }
             },
             ExprKind::Pool(inner) => self.constant(inner, chain),
+            ExprKind::RegisterIndex(index) => self.constant_int(index),
             _ => self.constant(e, chain),
         }
     }
@@ -121,10 +122,13 @@ impl Resolver<'_> {
             }
         };
         let key = match &early {
-            Some(t) => format!("tree:{}", t.to_bits()),
-            None => format!("expr:{}", expr_key(e)),
+            Some(t) => {
+                self.identified.push(t.clone());
+                ConstantKey::Tree(self.tree_ids.id(t))
+            }
+            None => ConstantKey::Expr(expr_key(e)),
         };
-        if let Some(&register) = self.constant_by_tree.get(&key) {
+        if let Some(&register) = self.constant_by_value.get(&key) {
             return Some(register as i64);
         }
         // Nil needs no register of its own when one can only hold Nil.
@@ -135,7 +139,7 @@ impl Resolver<'_> {
                     && matches!(r.limit, LimitSpec::Default(l) | LimitSpec::Given(l, _) if l <= 0)
             })
         {
-            self.constant_by_tree.insert(key, zero);
+            self.constant_by_value.insert(key, zero);
             return Some(zero as i64);
         }
         let c = self.out.constants.len();
@@ -151,12 +155,14 @@ impl Resolver<'_> {
             role: Role::Constant(c),
         });
         let register = self.out.registers.len() - 1;
-        self.constant_by_tree.insert(key, register);
+        self.constant_by_value.insert(key, register);
         Some(register as i64)
     }
 
     /// Resolves every instruction's operands.
     pub(super) fn operands(&mut self) {
+        // Bare numbers read as registers: `(span, register, chain)`.
+        let mut bare: Vec<(Span, i64, Chain)> = Vec::new();
         for b in 0..self.out.blocks.len() {
             if !self.out.reached[b] {
                 self.check_names(b);
@@ -180,13 +186,48 @@ impl Resolver<'_> {
                         self.diagnostics.push(d);
                         continue;
                     }
-                    operands[j] = self.operand(e, &chain).unwrap_or(0);
+                    let register = self.operand(e, &chain);
+                    if let Some(r) = register
+                        && matches!(e.kind, ExprKind::Number(_))
+                        && read_operands(op).contains(&j)
+                    {
+                        bare.push((e.span, r, chain.clone()));
+                    }
+                    operands[j] = register.unwrap_or(0);
                 }
                 let instr = &mut self.out.blocks[b].instrs[k];
                 instr.operands = operands;
                 instr.exprs = exprs;
             }
         }
+        for (span, register, chain) in bare {
+            let d = self
+                .bare_number(span, register)
+                .expanded_from(&chain.sites());
+            self.diagnostics.push(d);
+        }
+    }
+
+    /// W0706: a number alone as an operand that is read is a register, which
+    /// is rarely what was meant (`mov x, 4` copies register 4).
+    fn bare_number(&self, span: Span, register: i64) -> Diagnostic {
+        let which = match usize::try_from(register)
+            .ok()
+            .and_then(|r| self.out.registers.get(r))
+        {
+            Some(reg) if matches!(reg.role, Role::Constant(_)) => " (a constant register)".into(),
+            Some(reg) => format!(" (`{}`)", display(&reg.name)),
+            None => " (which does not exist)".into(),
+        };
+        Diagnostic::warning(
+            "W0706",
+            span,
+            format!("`{register}` reads register {register}{which}, not the number {register}"),
+        )
+        .label("a number alone names a register")
+        .help(format!(
+            "write `#{register}` for the number {register}, or `@{register}` for register {register}"
+        ))
     }
 
     /// In a block no running code reaches (left out of the image): only
@@ -213,7 +254,7 @@ impl Resolver<'_> {
     /// rather than a value.
     fn names_register(&self, e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Number(_) => true,
+            ExprKind::Number(_) | ExprKind::RegisterIndex(_) => true,
             ExprKind::Name(n) => match self.names.get(n) {
                 Some((Symbol::Const, _)) => false,
                 Some(_) => true,
@@ -223,52 +264,75 @@ impl Resolver<'_> {
         }
     }
 
-    /// `entry` and `callstack`.
-    pub(super) fn directives(&mut self) {
+    /// `entry LABEL`: the block the program starts with, in place of the
+    /// main file's first block. Given at most once, and not together with
+    /// `block prog` (which lays out the start by hand).
+    pub(super) fn entry(&mut self) {
+        let expansion = self.expansion;
+        let mut given: Option<Span> = None;
+        for (_, item) in all_items(expansion) {
+            let Stmt::Entry(name) = &item.stmt else {
+                continue;
+            };
+            let bad = |message: String, label: &str| {
+                Diagnostic::error("E0513", name.span, message).label(label.to_string())
+            };
+            if let Some(first) = given {
+                self.diagnostics.push(
+                    bad("`entry` is given twice".into(), "second `entry`")
+                        .with_label(first, "first `entry`"),
+                );
+                continue;
+            }
+            given = Some(name.span);
+            if matches!(self.out.registers[0].role, Role::HandBlock(_)) {
+                self.diagnostics.push(
+                    bad(
+                        "`entry` with `block prog`".into(),
+                        "the program already starts with `block prog`",
+                    )
+                    .help("keep one of the two: `block prog` lays out the start by hand"),
+                );
+                continue;
+            }
+            let hand = self.out.registers.iter().find_map(|r| match r.role {
+                Role::HandBlock(b) if r.name == name.text => Some(b),
+                _ => None,
+            });
+            match self.out.labels.get(&name.text).copied().or(hand) {
+                Some(b) => self.out.entry = Some(b),
+                None => self.diagnostics.push(bad(
+                    format!("`entry` names no label or block: `{}`", display(&name.text)),
+                    "not a label",
+                )),
+            }
+        }
+    }
+
+    /// `callstack STACK, LINK`.
+    pub(super) fn callstack(&mut self) {
         let expansion = self.expansion;
         for (_, item) in all_items(expansion) {
-            match &item.stmt {
-                Stmt::Entry(name) => {
-                    let hand = self.out.registers.iter().find_map(|r| match r.role {
-                        Role::HandBlock(b) if r.name == name.text => Some(b),
-                        _ => None,
-                    });
-                    match self.out.labels.get(&name.text).copied().or(hand) {
-                        Some(b) => self.out.entry = Some(b),
-                        None => self.diagnostics.push(
-                            Diagnostic::error(
-                                "E0513",
-                                name.span,
-                                format!(
-                                    "`entry` names no label or block: `{}`",
-                                    display(&name.text)
-                                ),
-                            )
-                            .label("not a label"),
-                        ),
-                    }
+            let Stmt::CallStack { stack, link } = &item.stmt else {
+                continue;
+            };
+            let register = |r: &mut Self, n: &Name| match r.names.get(&n.text) {
+                Some((Symbol::Register(i), _)) => Some(*i),
+                _ => {
+                    r.diagnostics.push(
+                        Diagnostic::error(
+                            "E0514",
+                            n.span,
+                            format!("`{}` is not a register", display(&n.text)),
+                        )
+                        .label("`callstack` names two registers"),
+                    );
+                    None
                 }
-                Stmt::CallStack { stack, link } => {
-                    let register = |r: &mut Self, n: &Name| match r.names.get(&n.text) {
-                        Some((Symbol::Register(i), _)) => Some(*i),
-                        _ => {
-                            r.diagnostics.push(
-                                Diagnostic::error(
-                                    "E0514",
-                                    n.span,
-                                    format!("`{}` is not a register", display(&n.text)),
-                                )
-                                .label("`callstack` names two registers"),
-                            );
-                            None
-                        }
-                    };
-                    let (s, l) = (register(self, stack), register(self, link));
-                    if let (Some(s), Some(l)) = (s, l) {
-                        self.out.callstack = Some((s, l));
-                    }
-                }
-                _ => {}
+            };
+            let (s, l) = (register(self, stack), register(self, link));
+            if let (Some(s), Some(l)) = (s, l) {
+                self.out.callstack = Some((s, l));
             }
         }
     }

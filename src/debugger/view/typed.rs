@@ -288,7 +288,11 @@ impl Reader<'_> {
                     .ok_or_else(|| Self::mismatch("an instruction", tree))?;
                 self.push(&show::instruction(i, self.ctx.register_names))
             }
-            ValueType::Tree => self.push(&tree.readable().limit(ELEMENT_CHARS).to_string()),
+            // Whole, up to the room left in the text.
+            ValueType::Tree => {
+                let room = TYPED_CHARS - self.chars;
+                self.push(&tree.readable().limit(room).to_string())
+            }
             ValueType::List(element) => self.list(tree, element),
             ValueType::Tuple(parts) => self.tuple(tree, parts),
             ValueType::Maybe(inner) => match tree.split() {
@@ -383,6 +387,7 @@ mod tests {
     use super::super::tests::ctx;
     use super::*;
     use crate::asm::parse_literal;
+    use crate::encoding::Encode;
 
     fn read(literal: &str, ty: &str) -> Result<String, String> {
         let tree = parse_literal(literal).unwrap();
@@ -489,6 +494,32 @@ mod tests {
             read("[[[]] | [[]]]", "maybe int")
                 .unwrap_err()
                 .starts_with("r is not a maybe")
+        );
+    }
+
+    #[test]
+    fn a_tree_reads_whole_up_to_the_limit_of_the_text() {
+        let list = |n: usize| Tree::list((0..n).map(|_| Tree::unit()));
+        // 300 elements: `[[[]], [[]], ...]`, 1,802 characters.
+        let whole = list(300).readable().to_string();
+        assert!(whole.len() > 1000);
+        let tree = ValueType::Tree;
+        assert_eq!(show_as(&list(300), &tree, "r", &ctx()).unwrap(), whole);
+        let pair = ValueType::parse("(int, tree)").unwrap();
+        let value = Tree::cons(7i64.encode(), list(300));
+        assert_eq!(
+            show_as(&value, &pair, "r", &ctx()).unwrap(),
+            format!("(7, {whole})")
+        );
+        // 1,000 elements: cut at the limit.
+        let shown = show_as(&list(1000), &tree, "r", &ctx()).unwrap();
+        assert_eq!(shown.chars().count(), TYPED_CHARS + 1);
+        assert!(shown.ends_with('…'));
+        assert!(
+            list(1000)
+                .readable()
+                .to_string()
+                .starts_with(&shown[..TYPED_CHARS])
         );
     }
 
