@@ -144,6 +144,11 @@ pub fn shell_word(text: &str) -> String {
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(message) = crate::limits::check_environment() {
+        eprintln!("error: {message}");
+        return ExitCode::FAILURE;
+    }
+    crate::files::guard_inputs();
     let result = match cli.command {
         Command::Asm(args) => asm::run_asm(args),
         Command::Check(args) => asm::run_check(args),
