@@ -347,3 +347,176 @@ fn limit_settings_that_are_not_numbers_are_errors() {
     );
     out.assert_success();
 }
+
+// Inputs.
+
+/// Makes a FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+#[test]
+fn every_command_that_reads_a_file_reads_standard_input_for_dash() {
+    let scratch = with_examples(
+        "stdin",
+        &[
+            "count.cta",
+            "harvest/harvest.toml",
+            "harvest/red.cta",
+            "harvest/blue.cta",
+            "harvest/plan.cta",
+            "arena/arena.toml",
+            "arena/hunter.cta",
+            "arena/random.cta",
+            "arena/common.cta",
+        ],
+    );
+    let read = |name: &str| std::fs::read(scratch.path().join(name)).unwrap();
+    let image = run_capped(
+        scratch.path(),
+        &["asm", "count.cta", "-o", "count.ctm"],
+        b"",
+    );
+    image.assert_success();
+    let replay = run_capped(
+        scratch.path(),
+        &[
+            "run",
+            "harvest.toml",
+            "--steps",
+            "2",
+            "--record",
+            "game.json",
+        ],
+        b"",
+    );
+    replay.assert_success();
+    let before = snapshot(scratch.path());
+    let cases: Vec<(Vec<&str>, Vec<u8>, &str)> = vec![
+        (vec!["check", "-"], read("count.cta"), ""),
+        (
+            vec!["exec", "-", "--steps", "1"],
+            read("count.cta"),
+            "step 1",
+        ),
+        (vec!["asm", "-", "-o", "/dev/null"], read("count.cta"), ""),
+        (vec!["disasm", "-"], read("count.ctm"), "reg src"),
+        (
+            vec!["run", "-", "--steps", "1"],
+            read("harvest.toml"),
+            "Scores",
+        ),
+        (vec!["replay", "-"], read("game.json"), "step 2 of 2"),
+        (vec!["test", "-"], read("harvest.toml"), "0 passed"),
+        (
+            vec![
+                "tournament",
+                "--game",
+                "-",
+                "--rounds",
+                "1",
+                "--players",
+                "hunter.cta",
+                "random.cta",
+            ],
+            read("arena.toml"),
+            "rank",
+        ),
+        (
+            vec![
+                "tournament",
+                "--game",
+                "arena.toml",
+                "--rounds",
+                "1",
+                "--players",
+                "-",
+                "random.cta",
+            ],
+            read("hunter.cta"),
+            "rank",
+        ),
+        (
+            vec!["debug", "--replay", "-"],
+            read("game.json"),
+            "Debugging",
+        ),
+        (vec!["debug", "-"], read("harvest.toml"), "Debugging"),
+    ];
+    for (args, stdin, needle) in cases {
+        let out = run_capped(scratch.path(), &args, &stdin);
+        assert!(
+            matches!(out.code, Some(0) | Some(1)) && out.stdout.contains(needle),
+            "{args:?}: {out:#?}"
+        );
+        assert!(!out.stderr.contains("cannot read"), "{args:?}: {out:#?}");
+    }
+    assert_eq!(snapshot(scratch.path()), before);
+}
+
+#[test]
+fn a_fifo_named_on_the_command_line_is_read() {
+    let scratch = with_examples("fifo-in", &["count.cta"]);
+    let fifo = scratch.path().join("source.cta");
+    mkfifo(&fifo);
+    let text = std::fs::read(scratch.path().join("count.cta")).unwrap();
+    let writer = std::thread::spawn(move || std::fs::write(fifo, text).unwrap());
+    let out = run_capped(scratch.path(), &["check", "source.cta"], b"");
+    writer.join().unwrap();
+    out.assert_success();
+}
+
+#[test]
+fn a_scenario_program_that_is_a_fifo_is_refused_without_blocking() {
+    let scratch = with_examples(
+        "fifo-program",
+        &[
+            "harvest/harvest.toml",
+            "harvest/blue.cta",
+            "harvest/plan.cta",
+        ],
+    );
+    // Nobody ever writes red.cta: opening it would block forever.
+    mkfifo(&scratch.path().join("red.cta"));
+    refused(
+        &scratch,
+        &["run", "harvest.toml", "--steps", "1"],
+        "red.cta",
+    );
+}
+
+#[test]
+fn inputs_are_read_up_to_the_cap_and_no_further() {
+    let scratch = Scratch::new("input-cap");
+    // An endless input: an error once the cap is passed.
+    refused(&scratch, &["check", "/dev/zero"], "larger than");
+    // Each kind of file at twice the cap and at 20 times.
+    for size in [20_000, 200_000] {
+        let text = "; a comment line of forty characters...\n".repeat(size / 40);
+        for name in ["big.cta", "big.ctm", "big.toml", "big.json"] {
+            scratch.write(name, &text);
+        }
+        for args in [
+            vec!["check", "big.cta"],
+            vec!["exec", "big.cta"],
+            vec!["disasm", "big.ctm"],
+            vec!["run", "big.toml"],
+            vec!["replay", "big.json"],
+            vec!["world", "step", "big.json"],
+            vec!["machine", "run", "big.json"],
+            vec!["check", "-"],
+        ] {
+            let before = snapshot(scratch.path());
+            let out = run_capped_with(
+                scratch.path(),
+                &args,
+                text.as_bytes(),
+                &[("CONSTREE_MAX_INPUT", "10000")],
+            );
+            out.assert_error("larger than 10000 bytes");
+            assert_eq!(snapshot(scratch.path()), before);
+        }
+    }
+}
