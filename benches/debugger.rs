@@ -31,7 +31,7 @@ fn run(d: &mut Debugger, command: &str) -> String {
 }
 
 fn debugger() -> Debugger {
-    let mut d = Debugger::for_scenario(scenario(), PathBuf::new(), Vec::new()).unwrap();
+    let mut d = Debugger::for_scenario(scenario(), Vec::new()).unwrap();
     run(&mut d, "stepi");
     run(&mut d, "break main");
     d

@@ -388,3 +388,23 @@ pub fn free_space(path: &Path) -> std::io::Result<u64> {
     let stat = unsafe { stat.assume_init() };
     Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
 }
+
+/// Text from a file as it may reach a terminal: control characters
+/// (escape sequences, carriage returns, bells; all but tab and newline)
+/// written as Rust escapes (`\u{1b}`), the rest as it is.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let control = |c: char| c.is_control() && c != '\t' && c != '\n';
+    if !text.chars().any(control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if control(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}

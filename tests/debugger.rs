@@ -120,7 +120,7 @@ mod library {
     }
 
     fn debugger_on(scenario: Scenario) -> Debugger {
-        Debugger::for_scenario(scenario, root(), Vec::new()).unwrap()
+        Debugger::for_scenario(scenario, Vec::new()).unwrap()
     }
 
     fn load(path: &str) -> Scenario {

@@ -47,8 +47,7 @@ fn debugger_commands() {
         let scenario =
             constree::scenario::Scenario::from_text_in("fuzz.toml", &text, Path::new(""), None)
                 .unwrap();
-        constree::debugger::Debugger::for_scenario(scenario, Default::default(), Vec::new())
-            .unwrap()
+        constree::debugger::Debugger::for_scenario(scenario, Vec::new()).unwrap()
     };
     for (_, data) in inputs("debugger_commands") {
         let mut debugger = debugger();

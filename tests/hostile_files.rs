@@ -649,3 +649,100 @@ fn machine_run_of_a_growing_list_stops_at_the_node_cap() {
     let out = run_capped(scratch.path(), &["machine", "run", "-"], input.as_bytes());
     out.assert_success();
 }
+
+// What the debugger shows.
+
+#[test]
+fn the_debugger_shows_sources_from_the_image_never_from_a_path_it_names() {
+    let scratch = with_examples("sources", &["count.cta"]);
+    scratch.write("secret.txt", "THE SECRET\n");
+    run_capped(
+        scratch.path(),
+        &["asm", "count.cta", "-o", "count.ctm"],
+        b"",
+    )
+    .assert_success();
+    std::fs::remove_file(scratch.path().join("count.cta")).unwrap();
+    scratch.write("list.dbg", "list\n");
+    // The image carries its sources: shown with the file gone.
+    let out = run_capped(
+        scratch.path(),
+        &["debug", "count.ctm", "--batch", "list.dbg"],
+        b"",
+    );
+    out.assert_success();
+    assert!(out.stdout.contains("jnil src, done"), "{out:#?}");
+    // An image of format version 1 (no sources) whose file is renamed to
+    // another path: a note, and the file is not opened.
+    let image = std::fs::read_to_string(scratch.path().join("count.ctm")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&image).unwrap();
+    json["version"] = 1.into();
+    json.as_object_mut().unwrap().remove("sources");
+    for path in [
+        scratch.path().join("secret.txt").display().to_string(),
+        "secret.txt".into(),
+        "/dev/zero".into(),
+    ] {
+        json["files"][0]["name"] = path.clone().into();
+        scratch.write("old.ctm", json.to_string());
+        let before = snapshot(scratch.path());
+        let out = run_capped(
+            scratch.path(),
+            &["debug", "old.ctm", "--batch", "list.dbg"],
+            b"",
+        );
+        out.assert_bounded();
+        assert!(!out.stdout.contains("THE SECRET"), "{path}: {out:#?}");
+        assert!(
+            out.stderr.contains("carries no sources"),
+            "{path}: {out:#?}"
+        );
+        assert_eq!(snapshot(scratch.path()), before);
+    }
+}
+
+#[test]
+fn names_and_sources_reach_the_terminal_with_control_characters_escaped() {
+    let scratch = with_examples("escapes", &["walker.cta"]);
+    let evil = "\u{1b}]0;owned\u{7}\u{1b}[2J";
+    let source = std::fs::read_to_string(scratch.path().join("walker.cta")).unwrap();
+    scratch.write("evil.cta", format!("; {evil}\n{source}"));
+    // The same characters in a TOML string.
+    let toml: String = evil
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("\\u{:04X}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    scratch.write(
+        "evil.toml",
+        format!(
+            "name = \"{}\"\nsteps = 2\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"r{}\"\nat = [0, 0]\nprogram = \"evil.cta\"\n[[player]]\nname = \"p{}\"\nhomes = [[0, 0]]\n",
+            toml, toml, toml
+        ),
+    );
+    scratch.write("list.dbg", "list 1\n");
+    let robot = format!("r{evil}");
+    for args in [
+        vec!["run", "evil.toml"],
+        vec!["run", "evil.toml", "--trace", &robot],
+        vec!["run", "evil.toml", "--record", "evil.json"],
+        vec!["replay", "evil.json"],
+        vec!["debug", "evil.toml", "--batch", "list.dbg"],
+        vec!["debug", "--replay", "evil.json", "--batch", "list.dbg"],
+    ] {
+        let out = run_capped(scratch.path(), &args, b"");
+        out.assert_success();
+        for text in [&out.stdout, &out.stderr] {
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\u{7}'),
+                "{args:?}: {text}"
+            );
+        }
+        assert!(out.stdout.contains("\\u{1b}"), "{args:?}: {out:#?}");
+    }
+}

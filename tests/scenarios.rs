@@ -283,19 +283,19 @@ fn replay_errors_say_what_is_wrong() {
     let full = std::fs::read_to_string(&record).unwrap();
     std::fs::write(&broken, &full[..full.len() / 2]).unwrap();
     failure_of(&["replay", arg(&broken)]);
-    std::fs::write(&broken, full.replace("\"version\":1", "\"version\":99")).unwrap();
+    std::fs::write(&broken, full.replace("\"version\":2", "\"version\":99")).unwrap();
     let err = failure_of(&["replay", arg(&broken)]);
     assert!(err.contains("version"), "{err}");
     // A later version's fields are not looked at: its version is the answer.
     std::fs::write(
         &broken,
-        r#"{"format": "constree-replay", "version": 2, "title": "Harvest"}"#,
+        r#"{"format": "constree-replay", "version": 3, "title": "Harvest"}"#,
     )
     .unwrap();
     assert_eq!(
         failure_of(&["replay", arg(&broken)]),
         format!(
-            "error: {}: replay format version 2 is not supported (this constree reads version 1)\n",
+            "error: {}: replay format version 3 is not supported (this constree reads versions 1 to 2)\n",
             arg(&broken)
         )
     );

@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         constree::scenario::load_program(&loader, std::path::Path::new(name))
     };
     let scenario = Scenario::from_text("fuzz.toml", SCENARIO, &programs).unwrap();
-    let mut debugger = Debugger::for_scenario(scenario, Default::default(), Vec::new()).unwrap();
+    let mut debugger = Debugger::for_scenario(scenario, Vec::new()).unwrap();
     for line in text.lines().take(16) {
         // No number of more than 3 digits: runs stay short.
         let long_number = line

@@ -577,7 +577,8 @@ impl Generator<'_> {
                 .iter()
                 .map(|(_, f)| FileRecord {
                     name: f.name.clone(),
-                    hash: hex(&Sha256::digest(f.text.as_bytes())),
+                    hash: crate::image::sources::hash(&f.text),
+                    text: Some(f.text.clone()),
                 })
                 .collect(),
             compiler: format!("constree {}", env!("CARGO_PKG_VERSION")),
@@ -595,11 +596,7 @@ pub fn sources_hash(sources: &Sources) -> String {
         hasher.update((f.text.len() as u64).to_le_bytes());
         hasher.update(f.text.as_bytes());
     }
-    hex(&hasher.finalize())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::image::sources::hex(&hasher.finalize())
 }
 
 /// Interns source locations.

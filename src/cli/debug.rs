@@ -52,14 +52,12 @@ fn lone_program_scenario(path: &Path) -> String {
     )
 }
 
-/// A scenario to debug, the directory its sources are read from, and
-/// built-in sources `(file name, text)`.
-type Loaded = (Scenario, PathBuf, Vec<(String, String)>);
+/// A scenario to debug and built-in sources `(file name, text)`.
+type Loaded = (Scenario, Vec<(String, String)>);
 
 /// What `constree debug` was given: a replay, a scenario, a lone program,
 /// or nothing (the built-in game).
 fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
-    let dir_of = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
     if let Some(file) = &args.replay {
         kind::REPLAY.check("debug --replay", file)?;
         let replay = Replay::load(file)?;
@@ -71,23 +69,19 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
                 file.display()
             )));
         }
-        return Ok((scenario, dir_of(file), Vec::new()));
+        return Ok((scenario, Vec::new()));
     }
     let Some(target) = &args.target else {
         let builtins = builtin::programs()
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .collect();
-        return Ok((builtin::scenario()?, PathBuf::new(), builtins));
+        return Ok((builtin::scenario()?, builtins));
     };
     kind::SCENARIO_OR_PROGRAM.check("debug", target)?;
     let is_program = target.extension().is_some_and(|e| e == "cta" || e == "ctm");
     if !is_program {
-        return Ok((
-            Scenario::load(target, args.stdlib.dir())?,
-            dir_of(target),
-            Vec::new(),
-        ));
+        return Ok((Scenario::load(target, args.stdlib.dir())?, Vec::new()));
     }
     if !target.is_file() {
         return Err(Failure(format!(
@@ -99,12 +93,33 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
     let programs = |_: &str| load_program(&loader, target);
     let text = lone_program_scenario(target);
     let scenario = Scenario::from_text(&target.display().to_string(), &text, &programs)?;
-    Ok((scenario, dir_of(target), Vec::new()))
+    Ok((scenario, Vec::new()))
+}
+
+/// Notes, on standard error, the programs whose images carry no sources
+/// (images and replays of format version 1): the debugger shows no source
+/// for them, rather than opening the paths they name.
+fn note_missing_sources(scenario: &Scenario) {
+    let mut noted = std::collections::BTreeSet::new();
+    for robot in &scenario.robots {
+        let Some(image) = &robot.image else { continue };
+        for file in image.files.iter().filter(|f| f.text.is_none()) {
+            if !file.name.starts_with("std/") && noted.insert(file.name.clone()) {
+                eprintln!(
+                    "note: {}'s program was built by an older constree and carries no sources: \
+                     {} is not shown",
+                    crate::files::escape_controls(&robot.name),
+                    crate::files::escape_controls(&file.name)
+                );
+            }
+        }
+    }
 }
 
 fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
-    let (scenario, dir, builtins) = load(args)?;
-    let mut debugger = Debugger::for_scenario(scenario, dir, builtins).map_err(Failure)?;
+    let (scenario, builtins) = load(args)?;
+    note_missing_sources(&scenario);
+    let mut debugger = Debugger::for_scenario(scenario, builtins).map_err(Failure)?;
     if let Some(sel) = &args.robot {
         let place = debugger.select(sel).map_err(Failure)?;
         debugger.session.set_focus(Some(place));
@@ -117,9 +132,10 @@ fn banner(d: &Debugger) -> String {
     let name = d
         .focus_robot()
         .map_or("a robot", |k| d.session.scenario.robots[k].name.as_str());
+    let name = crate::files::escape_controls(name);
     format!(
         "Debugging {} ({} steps), focus on {name}. `help` lists the commands.\n{}",
-        d.session.scenario.name,
+        crate::files::escape_controls(&d.session.scenario.name),
         d.session.scenario.steps,
         d.here()
     )

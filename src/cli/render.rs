@@ -53,7 +53,8 @@ pub fn scores(scenario: &Scenario, world: &World) -> String {
         .unwrap_or(0);
     let mut out = String::from("Scores\n");
     for s in &scores {
-        out.push_str(&format!("  {}\n", s.line(scenario.scoring, width)));
+        let line = s.line(scenario.scoring, width);
+        out.push_str(&format!("  {}\n", crate::files::escape_controls(&line)));
     }
     out
 }

@@ -83,7 +83,7 @@ fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
 
 /// A line for `--trace`.
 fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
-    let name = &robot.name;
+    let name = crate::files::escape_controls(&robot.name);
     let Some((x, y)) = event.at else {
         return format!("step {}: {name} is gone (destroyed)", event.step);
     };
@@ -151,7 +151,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         if colour {
             print!("\x1b[2J\x1b[H");
         }
-        println!("{} — step {} of {steps}", scenario.name, game.step);
+        println!(
+            "{} — step {} of {steps}",
+            crate::files::escape_controls(&scenario.name),
+            game.step
+        );
         print!(
             "{}\n{}",
             map(&game.world, &config, colour),
@@ -185,7 +189,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         _ if args.shared => print_result(&game.world, &scores(&scenario, &game.world), true)?,
         Format::Json => print_result(&game.world, &scores(&scenario, &game.world), false)?,
         Format::Text if !args.watch => {
-            println!("{} — after {} steps", scenario.name, game.step);
+            println!(
+                "{} — after {} steps",
+                crate::files::escape_controls(&scenario.name),
+                game.step
+            );
             print!(
                 "{}\n{}",
                 map(&game.world, &config, colour),
@@ -226,7 +234,10 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
         _ if args.shared => print_result(&world, &scores(&scenario, &world), true)?,
         Format::Json => print_result(&world, &scores(&scenario, &world), false)?,
         Format::Text => {
-            println!("{} — step {k} of {last}", replay.name);
+            println!(
+                "{} — step {k} of {last}",
+                crate::files::escape_controls(&replay.name)
+            );
             let colour = std::io::stdout().is_terminal();
             print!(
                 "{}\n{}",

@@ -96,7 +96,7 @@ fn test_file(file: &Path, stdlib: &StdlibOption) -> (usize, usize) {
     println!(
         "{}: {}, {} step{}",
         file.display(),
-        scenario.name,
+        crate::files::escape_controls(&scenario.name),
         expect.steps,
         if expect.steps == 1 { "" } else { "s" }
     );

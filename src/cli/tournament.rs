@@ -152,7 +152,7 @@ fn table(outcome: &Outcome) -> String {
     let rounds = outcome.rounds.len();
     let mut out = format!(
         "{}: {rounds} round{}, seed {}, scoring {}\n",
-        outcome.game,
+        crate::files::escape_controls(&outcome.game),
         if rounds == 1 { "" } else { "s" },
         outcome.seed,
         outcome.scoring
@@ -171,7 +171,12 @@ fn table(outcome: &Outcome) -> String {
     for s in &outcome.standings {
         out.push_str(&format!(
             "{:>4}  {:<width$}  {:>6}  {:>4}  {:>8}  {:>13.2}\n",
-            s.rank, s.player, s.points, s.wins, s.survived, s.average_score
+            s.rank,
+            crate::files::escape_controls(&s.player),
+            s.points,
+            s.wins,
+            s.survived,
+            s.average_score
         ));
     }
     out

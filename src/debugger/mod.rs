@@ -49,11 +49,10 @@ impl Debugger {
     }
 
     /// A debugger on a scenario's starting world, focused on its first
-    /// robot. Sources are read from `dir`, or found among `builtins`
-    /// (`(file name, text)`) and the embedded standard library.
+    /// robot. Sources are the texts the images carry, or found among
+    /// `builtins` (`(file name, text)`) and the embedded standard library.
     pub fn for_scenario(
         scenario: crate::scenario::Scenario,
-        dir: std::path::PathBuf,
         builtins: Vec<(String, String)>,
     ) -> Result<Debugger, String> {
         let (world, starts) = scenario.world(scenario.seed);
@@ -63,7 +62,7 @@ impl Debugger {
             .map(|r| {
                 r.image
                     .clone()
-                    .map(|image| Rc::new(Program::new(image, dir.clone(), builtins.clone())))
+                    .map(|image| Rc::new(Program::new(image, builtins.clone())))
             })
             .collect();
         let Some(&first) = starts.first() else {

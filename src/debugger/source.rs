@@ -6,7 +6,6 @@ use crate::image::{Image, Location};
 use crate::tree::Tree;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 /// A source line: file index and line number.
@@ -37,8 +36,6 @@ pub struct Program {
     texts: RefCell<HashMap<u32, Option<Rc<str>>>>,
     /// Built-in files by name (the built-in game's programs).
     builtin: Vec<(String, String)>,
-    /// The scenario's directory, to find program files.
-    dir: PathBuf,
 }
 
 /// A piece of code the image knows.
@@ -51,9 +48,10 @@ pub struct Place {
 }
 
 impl Program {
-    /// The program of an image; its sources are read from `dir`, the
-    /// built-in files, and the embedded standard library.
-    pub fn new(image: Rc<Image>, dir: PathBuf, builtin: Vec<(String, String)>) -> Program {
+    /// The program of an image; its sources are the texts the image
+    /// carries, else the built-in files and the embedded standard library.
+    /// No file is read: a path an image names is never opened.
+    pub fn new(image: Rc<Image>, builtin: Vec<(String, String)>) -> Program {
         let mut program = Program {
             places: Default::default(),
             order: Default::default(),
@@ -61,7 +59,6 @@ impl Program {
             image,
             texts: RefCell::default(),
             builtin,
-            dir,
         };
         program.places = program
             .instructions()
@@ -174,17 +171,25 @@ impl Program {
         crate::asm::listing::location(&self.image, l)
     }
 
-    /// A source file's text, if it can be found.
+    /// A source file's text, if it can be found, its control characters
+    /// escaped (see [`crate::files::escape_controls`]).
     pub fn text(&self, file: u32) -> Option<Rc<str>> {
         self.texts
             .borrow_mut()
             .entry(file)
-            .or_insert_with(|| self.find_text(file).map(Rc::from))
+            .or_insert_with(|| {
+                self.find_text(file)
+                    .map(|t| Rc::from(crate::files::escape_controls(&t).as_ref()))
+            })
             .clone()
     }
 
     fn find_text(&self, file: u32) -> Option<String> {
-        let name = self.image.files.get(file as usize)?.name.clone();
+        let record = self.image.files.get(file as usize)?;
+        if let Some(text) = &record.text {
+            return Some(text.clone());
+        }
+        let name = record.name.clone();
         if let Some(module) = name.strip_prefix("std/") {
             let module = module.strip_suffix(".cta").unwrap_or(module);
             return embedded_stdlib()
@@ -192,16 +197,13 @@ impl Program {
                 .find(|(n, _)| *n == module)
                 .map(|(_, t)| t.to_string());
         }
-        if let Some((_, t)) = self.builtin.iter().find(|(n, _)| *n == name) {
-            return Some(t.clone());
-        }
-        let path = PathBuf::from(&name);
-        std::fs::read_to_string(&path)
-            .or_else(|_| std::fs::read_to_string(self.dir.join(&path)))
-            .ok()
+        self.builtin
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.clone())
     }
 
-    /// The text of one line of a file.
+    /// The text of one line of a file (escaped as [`Program::text`]).
     pub fn source_line(&self, key: LineKey) -> Option<String> {
         let text = self.text(key.0)?;
         text.lines()

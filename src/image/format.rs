@@ -26,7 +26,10 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 const FORMAT: &str = "constree-image";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+
+/// The oldest version read: version 1 images carry no sources.
+const OLDEST: u32 = 1;
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,6 +47,9 @@ struct File {
     locations: Vec<LocationJson>,
     segments: Vec<SegmentJson>,
     source_map: Vec<RegisterMapJson>,
+    /// The files' texts (see [`super::sources`]); from version 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sources: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -134,7 +140,12 @@ pub enum ImageError {
 /// answered by saying so (`replay format version 2 is not supported`),
 /// not by the fields it lacks. `what` names the kind (`replay`). A text
 /// whose keys cannot be read passes: the full reading reports it.
-pub fn check_format(text: &str, format: &str, version: u32, what: &str) -> Result<(), String> {
+pub fn check_format(
+    text: &str,
+    format: &str,
+    versions: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Result<(), String> {
     #[derive(Deserialize)]
     struct Header {
         format: Option<String>,
@@ -147,8 +158,10 @@ pub fn check_format(text: &str, format: &str, version: u32, what: &str) -> Resul
         (Some(found), _) if found != format => Err(format!(
             "not a constree {what}: its format is {found:?}, expected {format:?}"
         )),
-        (_, Some(found)) if found != version => Err(format!(
-            "{what} format version {found} is not supported (this constree reads version {version})"
+        (_, Some(found)) if !versions.contains(&found) => Err(format!(
+            "{what} format version {found} is not supported (this constree reads versions {} to {})",
+            versions.start(),
+            versions.end()
         )),
         _ => Ok(()),
     }
@@ -180,6 +193,12 @@ pub fn to_json(image: &Image) -> String {
             })
             .collect(),
         nodes: table.into_nodes(),
+        sources: image
+            .files
+            .iter()
+            .map(|f| f.text.as_deref())
+            .collect::<Option<Vec<&str>>>()
+            .map(|texts| super::sources::pack(&texts)),
         registers,
         labels: image
             .labels
@@ -240,7 +259,7 @@ pub fn to_json(image: &Image) -> String {
 
 /// Reads an image from its JSON text, checking that it holds together.
 pub fn from_json(text: &str) -> Result<Image, ImageError> {
-    check_format(text, FORMAT, VERSION, "image").map_err(ImageError::Unsupported)?;
+    check_format(text, FORMAT, OLDEST..=VERSION, "image").map_err(ImageError::Unsupported)?;
     let file: File = serde_json::from_str(text).map_err(|e| ImageError::Json(e.to_string()))?;
     let trees = trees_from_nodes(&file.nodes).map_err(ImageError::Corrupt)?;
     let tree = |id: u64, what: &str| {
@@ -333,6 +352,28 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
             })
         })
         .collect::<Result<Vec<_>, ImageError>>()?;
+    let texts = match &file.sources {
+        None => vec![None; file.files.len()],
+        Some(packed) => {
+            let texts = super::sources::unpack(packed).map_err(ImageError::Corrupt)?;
+            if texts.len() != file.files.len() {
+                return Err(ImageError::Corrupt(format!(
+                    "{} source texts for {} files",
+                    texts.len(),
+                    file.files.len()
+                )));
+            }
+            for (text, f) in texts.iter().zip(&file.files) {
+                if super::sources::hash(text) != f.hash {
+                    return Err(ImageError::Corrupt(format!(
+                        "the source text of {} does not match its hash",
+                        f.name
+                    )));
+                }
+            }
+            texts.into_iter().map(Some).collect()
+        }
+    };
     Ok(Image {
         registers,
         labels,
@@ -345,9 +386,11 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
         files: file
             .files
             .into_iter()
-            .map(|f| FileRecord {
+            .zip(texts)
+            .map(|(f, text)| FileRecord {
                 name: f.name,
                 hash: f.hash,
+                text,
             })
             .collect(),
         compiler: file.compiler,

@@ -8,6 +8,7 @@
 //! [`mod@format`]) with every distinct subtree stored once.
 
 pub mod format;
+pub mod sources;
 
 use crate::machine::{Memory, Register};
 use crate::tree::Tree;
@@ -133,6 +134,9 @@ pub struct FileRecord {
     pub name: String,
     /// SHA-256 of its text (hex).
     pub hash: String,
+    /// Its text, when the image carries it (images of format version 1
+    /// do not).
+    pub text: Option<String>,
 }
 
 /// Where pieces of code came from, found by the identity of their nodes:

@@ -26,7 +26,11 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 const FORMAT: &str = "constree-replay";
-const VERSION: u32 = 1;
+/// Version 2: the images carry their sources.
+const VERSION: u32 = 2;
+
+/// The oldest version read: version 1 replays' images carry no sources.
+const OLDEST: u32 = 1;
 
 /// A recorded game. Its worlds (the start, then the world after each step)
 /// are held as the first world and, for each step, the squares that
@@ -427,7 +431,7 @@ impl Replay {
 
     /// Reads a replay from its JSON text, checking that it holds together.
     pub fn from_json(text: &str) -> Result<Replay, ReplayError> {
-        check_format(text, FORMAT, VERSION, "replay").map_err(ReplayError)?;
+        check_format(text, FORMAT, OLDEST..=VERSION, "replay").map_err(ReplayError)?;
         let file: File = serde_json::from_str(text)
             .map_err(|e| ReplayError(format!("not a constree replay: {e}")))?;
         let trees = trees_from_nodes(&file.nodes)

@@ -1,0 +1,111 @@
+//! The source texts an image carries (format version 2): the texts of its
+//! files, in order, as a JSON list, gzip-compressed and written in base64
+//! (RFC 4648, with padding) as one string.
+
+use flate2::Compression;
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use std::io::{Read, Write};
+
+/// SHA-256 of a text, in hex: a file's `hash`.
+pub fn hash(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// Bytes in lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// The texts, packed.
+pub fn pack(texts: &[&str]) -> String {
+    let json = serde_json::to_vec(texts).unwrap_or_default();
+    let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+    // Writing to a Vec cannot fail.
+    let _ = gz.write_all(&json);
+    let bytes = gz.finish().unwrap_or_default();
+    encode(&bytes)
+}
+
+/// The texts of a packed string; more than
+/// [`MAX_INPUT`](crate::limits::MAX_INPUT) bytes once decompressed is an
+/// error (a small string can stand for gigabytes).
+pub fn unpack(packed: &str) -> Result<Vec<String>, String> {
+    let bytes = decode(packed).ok_or("the sources are not base64")?;
+    let cap = crate::limits::MAX_INPUT.get();
+    let mut json = Vec::new();
+    GzDecoder::new(bytes.as_slice())
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut json)
+        .map_err(|e| format!("the sources do not decompress: {e}"))?;
+    if json.len() as u64 > cap {
+        return Err(format!(
+            "the sources are more than {cap} bytes once decompressed (CONSTREE_MAX_INPUT=BYTES raises the limit)"
+        ));
+    }
+    serde_json::from_slice(&json).map_err(|e| format!("the sources are not a list of texts: {e}"))
+}
+
+fn encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.as_bytes();
+    if !text.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    for chunk in text.chunks(4) {
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &chunk[..4 - pad] {
+            let v = ALPHABET.iter().position(|&a| a == c)? as u32;
+            n = (n << 6) | v;
+        }
+        n <<= 6 * pad as u32;
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..3 - pad]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_go_round_and_base64_is_the_standard_one() {
+        assert_eq!(encode(b"Man"), "TWFu");
+        assert_eq!(encode(b"Ma"), "TWE=");
+        assert_eq!(encode(b"M"), "TQ==");
+        for bytes in [&b""[..], b"M", b"Ma", b"Man", b"any carnal pleasure."] {
+            assert_eq!(decode(&encode(bytes)).unwrap(), bytes);
+        }
+        let texts = ["main: halt\n", "", "\u{1b}[31m ünïcode"];
+        assert_eq!(unpack(&pack(&texts)).unwrap(), texts);
+        assert!(unpack("not base64!").is_err());
+    }
+}
