@@ -233,6 +233,12 @@ impl Agreement<'_> {
                     };
                     work.push((register.contents.clone(), v.clone()));
                 }
+                Operand::Undefined(u) => {
+                    return Err(format!(
+                        "instruction {p}: an operand the semantics does not define: {}",
+                        u.message
+                    ));
+                }
             }
         }
         Ok(())

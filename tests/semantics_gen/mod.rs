@@ -5,6 +5,8 @@
 #![allow(dead_code)]
 
 pub mod compare;
+pub mod generate;
+pub mod literals;
 
 use constree::asm::source::{MemoryLoader, SourceFile};
 use constree::asm::{Faults, assemble_with_faults, disasm, semantics};
@@ -24,8 +26,9 @@ pub struct Checked {
     pub shares_suffixes: bool,
     /// Whether one constant value is an operand more than once.
     pub shares_constants: bool,
-    /// How the semantics' run ended ("halted", "running", "failed").
-    pub ending: &'static str,
+    /// How the semantics' run ended: "halted", "running", or the fault
+    /// and the register it names ("DeconstructNil stack").
+    pub ending: String,
 }
 
 /// Assembles `main` (with `faults`), runs it both ways for `budget` ticks,
@@ -65,10 +68,20 @@ pub fn check(
         deepest_recursion: run.deepest_recursion,
         shares_suffixes: shares_suffixes(image),
         shares_constants: shares_constants(&program),
-        ending: match run.outcome {
-            semantics::Outcome::Halted => "halted",
-            semantics::Outcome::Running => "running",
-            _ => "failed",
+        ending: match &run.outcome {
+            semantics::Outcome::Halted => "halted".into(),
+            semantics::Outcome::Running => "running".into(),
+            semantics::Outcome::Failed { fault, .. } => {
+                let (kind, number) = match fault {
+                    semantics::Fault::DeconstructNil(r) => ("DeconstructNil", r),
+                    semantics::Fault::OutOfMemory(r) => ("OutOfMemory", r),
+                };
+                let name = program
+                    .register_numbered(*number)
+                    .map_or("?", |r| &program.registers[r].name);
+                format!("{kind} {}", name.trim_end_matches(char::is_numeric))
+            }
+            semantics::Outcome::Undefined(_) => "undefined".into(),
         },
     })
 }

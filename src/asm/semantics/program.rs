@@ -66,6 +66,10 @@ pub enum Operand {
     Register(usize),
     /// A value that cannot be written: a label's code, a constant.
     Value(Value),
+    /// An operand that means nothing (an unknown name, a value that cannot
+    /// be computed): an error only if the instruction runs, since the
+    /// assembler leaves out code that nothing reaches.
+    Undefined(Undefined),
 }
 
 /// One instruction of the expanded program.
@@ -398,8 +402,8 @@ fn instructions(
         }
         let operands = args
             .iter()
-            .map(|a| ops.operand(a))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|a| ops.operand(a).unwrap_or_else(Operand::Undefined))
+            .collect();
         if let Some(&last) = block.last() {
             instrs[last].next = Some(instrs.len());
         }

@@ -127,8 +127,8 @@ impl Machine<'_> {
         match instr.op {
             Op::Nilify => self.set(&o[0], Value::NIL),
             Op::Construct => {
-                let front = self.get(&o[0]);
-                let back = self.get(&o[1]);
+                let front = self.get(&o[0])?;
+                let back = self.get(&o[1])?;
                 self.set(&o[2], Value::cons(front, back))
             }
             Op::Deconstruct => {
@@ -137,8 +137,8 @@ impl Machine<'_> {
                 self.set(&o[2], back)
             }
             Op::CopyIfNil => {
-                if self.get(&o[0]).is_nil() {
-                    let source = self.get(&o[1]);
+                if self.get(&o[0])?.is_nil() {
+                    let source = self.get(&o[1])?;
                     self.set(&o[2], source)
                 } else {
                     Ok(())
@@ -147,17 +147,18 @@ impl Machine<'_> {
         }
     }
 
-    fn get(&self, operand: &Operand) -> Value {
+    fn get(&self, operand: &Operand) -> Result<Value, Stop> {
         match operand {
-            Operand::Register(r) => self.registers[*r].clone(),
-            Operand::Value(v) => v.clone(),
+            Operand::Register(r) => Ok(self.registers[*r].clone()),
+            Operand::Value(v) => Ok(v.clone()),
+            Operand::Undefined(u) => Err(Stop::Undefined(u.message.clone())),
         }
     }
 
     /// The front and back of an operand's contents: code's front is its
     /// first instruction, its back the code after that instruction.
     fn split(&self, operand: &Operand) -> Result<(Value, Value), Stop> {
-        match self.get(operand) {
+        match self.get(operand)? {
             Value::Data(t) => match t.split() {
                 Some((f, b)) => Ok((Value::Data(f.clone()), Value::Data(b.clone()))),
                 None => Err(Stop::Fault(Fault::DeconstructNil(self.number(operand)?))),
@@ -176,7 +177,7 @@ impl Machine<'_> {
     fn number(&self, operand: &Operand) -> Result<i64, Stop> {
         match operand {
             Operand::Register(r) => Ok(self.program.registers[*r].number),
-            Operand::Value(_) => Err(Stop::Undefined(
+            _ => Err(Stop::Undefined(
                 "an error in a constant or code register: its number depends on layout".into(),
             )),
         }
@@ -186,8 +187,12 @@ impl Machine<'_> {
     /// error. A value holding code is taken to fit unless even its least
     /// possible size does not.
     fn set(&mut self, operand: &Operand, value: Value) -> Result<(), Stop> {
-        let Operand::Register(r) = operand else {
-            return Err(Stop::Undefined("a write to a constant or a label".into()));
+        let r = match operand {
+            Operand::Register(r) => r,
+            Operand::Value(_) => {
+                return Err(Stop::Undefined("a write to a constant or a label".into()));
+            }
+            Operand::Undefined(u) => return Err(Stop::Undefined(u.message.clone())),
         };
         let r = *r;
         let limit = self.program.registers[r].limit;
