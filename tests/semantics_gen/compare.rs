@@ -219,9 +219,8 @@ impl Agreement<'_> {
                 }
                 Operand::Value(v) => {
                     let declared = self.program.register_numbered(n);
-                    let always_nil = declared.is_some_and(|r| {
-                        r >= 3 && self.program.registers[r].limit <= 0 && v.is_nil()
-                    });
+                    let always_nil = declared
+                        .is_some_and(|r| self.program.registers[r].always_nil() && v.is_nil());
                     if declared.is_some() && !always_nil {
                         return Err(format!(
                             "instruction {p}: a value expected, found declared register r{n}"

@@ -99,6 +99,8 @@ pub struct Register {
     pub limit: i64,
     /// Its contents when the program starts.
     pub init: Value,
+    /// Whether its declaration gives a value (`reg r = VALUE`).
+    pub valued: bool,
 }
 
 /// A program as its source describes it.
@@ -130,6 +132,14 @@ struct Declared<'e> {
     index: Option<&'e Expr>,
     limit: Option<&'e Option<Expr>>,
     init: Option<&'e Expr>,
+}
+
+impl Register {
+    /// Whether it can only ever hold Nil: a declared register (not `prog`,
+    /// `in` or `out`) with a limit of 0 or less and no value.
+    pub fn always_nil(&self) -> bool {
+        self.number >= 3 && self.limit <= 0 && !self.valued
+    }
 }
 
 impl Program {
@@ -204,6 +214,7 @@ impl Program {
             let r = find(&registers, d.name)?;
             if let Some(init) = init {
                 registers[r].init = init;
+                registers[r].valued = true;
             }
             match d.limit {
                 None => {}
@@ -261,6 +272,7 @@ fn predeclared(name: &str, number: i64, limit: i64) -> Register {
         number,
         limit,
         init: Value::NIL,
+        valued: false,
     }
 }
 
@@ -334,6 +346,7 @@ fn number_registers(
             number,
             limit: DEFAULT_LIMIT,
             init: Value::NIL,
+            valued: false,
         });
     };
     for (name, number) in explicit {
@@ -446,7 +459,7 @@ fn close_block(instrs: &mut [Instr], block: &[Pos], section_over: bool, register
 fn block_ends(tail: &[&Instr], registers: &[Register]) -> bool {
     let is = |o: &Operand, r: usize| matches!(o, Operand::Register(x) if *x == r);
     let prog = |o: &Operand| is(o, 0);
-    let always_nil = |o: &Operand| matches!(o, Operand::Register(x) if *x >= 3 && registers[*x].limit <= 0 && registers[*x].init.is_nil());
+    let always_nil = |o: &Operand| matches!(o, Operand::Register(x) if registers[*x].always_nil());
     let terminator = |i: &Instr| match i.op {
         Op::Nilify => prog(&i.operands[0]),
         Op::Construct => prog(&i.operands[2]),
