@@ -177,6 +177,7 @@ struct Counts {
     entry_not_first: u64,
     backward_jumps: u64,
     recursion_6_deep: u64,
+    calls_6_deep: u64,
     shared_suffixes: u64,
     shared_constants: u64,
     halted: u64,
@@ -209,6 +210,7 @@ fn generated_programs_run_as_their_source_says() {
         counts.entry_not_first += u64::from(checked.entry_moved);
         counts.backward_jumps += u64::from(checked.backward_jumps > 0);
         counts.recursion_6_deep += u64::from(checked.deepest_recursion >= 6);
+        counts.calls_6_deep += u64::from(checked.deepest_calls >= 6);
         counts.shared_suffixes += u64::from(checked.shares_suffixes);
         counts.shared_constants += u64::from(checked.shares_constants);
         match checked.ending.as_str() {
@@ -226,6 +228,7 @@ fn generated_programs_run_as_their_source_says() {
         entry_not_first,
         backward_jumps,
         recursion_6_deep,
+        calls_6_deep,
         shared_suffixes,
         shared_constants,
         halted,
@@ -237,6 +240,7 @@ fn generated_programs_run_as_their_source_says() {
         ("entry not the first block", entry_not_first),
         ("backward jumps", backward_jumps),
         ("recursion 6 deep", recursion_6_deep),
+        ("calls nested 6 deep", calls_6_deep),
         ("shared suffixes", shared_suffixes),
         ("shared constants", shared_constants),
         ("halted", halted),

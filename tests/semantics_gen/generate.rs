@@ -172,6 +172,7 @@ impl Gen {
             decls.push(format!("reg {name}{init}"));
             self.data.push(name);
         }
+        decls.push("reg nilvalued 0 = nil".into());
         for k in 0..self.rng.range(0, 2) {
             let name = format!("tiny{k}");
             let limit = self.rng.range(0, 12);
@@ -273,7 +274,13 @@ impl Gen {
         }
         let mut body: Vec<String> = Vec::new();
         let count = runs.len();
-        let entry_at = self.rng.below(count as u64 + 1) as usize;
+        // `entry` in the included file, or anywhere among the runs.
+        let entry_at = if defs && self.rng.chance(20) {
+            files[0].1.push_str("entry main\n");
+            usize::MAX
+        } else {
+            self.rng.below(count as u64 + 1) as usize
+        };
         for (k, run) in runs.into_iter().enumerate() {
             if k == entry_at {
                 body.push("entry main".into());
@@ -451,10 +458,23 @@ impl Gen {
         self.labels.extend(names.iter().skip(1).cloned());
         let mut runs = vec![Vec::new()];
         let mut bound = 0;
+        // Some blocks have an empty block in front (two labels in a row),
+        // which branches may name too.
+        let aliases: Vec<Option<String>> = (0..blocks)
+            .map(|k| (k > 0 && self.rng.chance(25)).then(|| format!("main.e{k}")))
+            .collect();
+        let targets: Vec<Vec<String>> = (0..blocks)
+            .map(|k| {
+                (k + 1..blocks)
+                    .flat_map(|j| std::iter::once(names[j].clone()).chain(aliases[j].clone()))
+                    .collect()
+            })
+            .collect();
         for k in 0..blocks {
             let run = runs.last_mut().expect("a run");
+            run.extend(aliases[k].iter().map(|a| format!("{a}:")));
             run.push(format!("{}:", names[k]));
-            let later = &names[k + 1..];
+            let later = &targets[k];
             let (ops, b) = self.ops((1, 6), later, 0);
             bound += b;
             runs.last_mut().expect("a run").extend(ops);
@@ -475,6 +495,14 @@ impl Gen {
                             "    jmp big".into(),
                         ]);
                         runs.push(Vec::new());
+                    }
+                    2 if self.rng.chance(40) => {
+                        // A jump through a limit-0 register declared with a
+                        // value: not "always Nil", so the block goes on.
+                        bound += 1;
+                        runs.last_mut()
+                            .expect("a run")
+                            .push(format!("    copyifnil nilvalued, {}, prog", names[k + 1]));
                     }
                     _ => {} // falls through
                 }
@@ -533,7 +561,7 @@ impl Gen {
         let b = self.data();
         let c = self.data();
         let one = |s: String| (vec![format!("    {s}")], 1);
-        match self.rng.below(25) {
+        match self.rng.below(26) {
             0 => one(format!("mov {a}, {b}")),
             1 | 2 => {
                 let v = self.operand_value();
@@ -599,6 +627,17 @@ impl Gen {
                 self.piece.unwrap_or(0),
             ),
             23 => one(format!("mov {a}, #({} + K0)", self.rng.below(9))),
+            // The main file's registers are numbered first, in order:
+            // d0 is register 3 (docs/language.md, "Registers").
+            25 => {
+                let k = self.rng.below(3);
+                let j = (k + 1) % 3;
+                one(format!(
+                    "push @{}, @({} + 0) ; d{k} := Cons d{j} d{k}",
+                    3 + k,
+                    3 + j
+                ))
+            }
             24 if self.sized => one(format!("push {a}, sized")),
             _ => one(format!("push {a}, #{}", self.rng.below(5))),
         }

@@ -22,6 +22,8 @@ pub struct Checked {
     pub backward_jumps: u64,
     /// The deepest recursion (continuations of one routine on the stack).
     pub deepest_recursion: usize,
+    /// The most continuations on the stack at once (calls nested).
+    pub deepest_calls: usize,
     /// Whether two code registers of the image share a suffix.
     pub shares_suffixes: bool,
     /// Whether one constant value is an operand more than once.
@@ -66,6 +68,7 @@ pub fn check(
         entry_moved: program.entry_moved,
         backward_jumps: run.backward_jumps,
         deepest_recursion: run.deepest_recursion,
+        deepest_calls: run.deepest_calls,
         shares_suffixes: shares_suffixes(image),
         shares_constants: shares_constants(&program),
         ending: match &run.outcome {

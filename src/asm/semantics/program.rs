@@ -389,6 +389,7 @@ fn main_start(expansion: &Expansion, instrs: &[Instr]) -> Option<Pos> {
 /// The instructions with their operands, and what follows each: the next
 /// instruction of the section, except after the last instruction of a
 /// block that ends (see [`block_ends`]) and at the end of a section.
+/// (Empty blocks fall through.)
 fn instructions(
     items: &[(usize, &Item)],
     ops: &Operands<'_>,
@@ -398,13 +399,23 @@ fn instructions(
     // The instructions of the block being read, and its section.
     let mut block: Vec<Pos> = Vec::new();
     let mut section = None;
+    // The instruction the next one of the section follows, if any.
+    let mut open: Option<Pos> = None;
     for &(s, item) in items {
-        if section != Some(s) || matches!(item.stmt, Stmt::Label(_)) {
-            close_block(&mut instrs, &block, section != Some(s), registers);
-            block.clear();
-            section = Some(s);
+        if section != Some(s) {
+            (block, open, section) = (Vec::new(), None, Some(s));
         }
         let Stmt::Op { name, args } = &item.stmt else {
+            if matches!(item.stmt, Stmt::Label(_)) && !block.is_empty() {
+                let tail: Vec<&Instr> = block[block.len().saturating_sub(2)..]
+                    .iter()
+                    .map(|&p| &instrs[p])
+                    .collect();
+                if block_ends(&tail, registers) {
+                    open = None;
+                }
+                block.clear();
+            }
             continue;
         };
         let (op, arity) = Op::parse(&name.text).ok_or_else(|| {
@@ -417,9 +428,10 @@ fn instructions(
             .iter()
             .map(|a| ops.operand(a).unwrap_or_else(Operand::Undefined))
             .collect();
-        if let Some(&last) = block.last() {
-            instrs[last].next = Some(instrs.len());
+        if let Some(before) = open {
+            instrs[before].next = Some(instrs.len());
         }
+        open = Some(instrs.len());
         block.push(instrs.len());
         instrs.push(Instr {
             op,
@@ -429,25 +441,7 @@ fn instructions(
             chain: item.chain.clone(),
         });
     }
-    close_block(&mut instrs, &block, true, registers);
     Ok(instrs)
-}
-
-/// A block is over: unless it ends (or its section does), its last
-/// instruction is followed by the first of the next block.
-fn close_block(instrs: &mut [Instr], block: &[Pos], section_over: bool, registers: &[Register]) {
-    let Some(&last) = block.last() else {
-        return;
-    };
-    let tail: Vec<&Instr> = block[block.len().saturating_sub(2)..]
-        .iter()
-        .map(|&p| &instrs[p])
-        .collect();
-    instrs[last].next = if section_over || block_ends(&tail, registers) {
-        None
-    } else {
-        Some(last + 1)
-    };
 }
 
 /// Whether nothing falls through from a block ending with `tail` (its last
