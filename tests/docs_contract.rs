@@ -1547,8 +1547,35 @@ fn semantics_calls_return_after_the_call() {
 }
 
 #[test]
+fn semantics_images_are_the_memory_of_another_program() {
+    states(
+        "`image(FILE)` denotes the memory that the image of the program in FILE starts with: that program's declared registers, each with its declared limit and value, and its `prog` holding its start",
+    );
+    let loader = MemoryLoader::default()
+        .with(
+            "main.cta",
+            "use std/control\nreg keep 100000\nmain:\n    mov keep, image(\"kid.cta\")\n    halt\n",
+        )
+        .with("kid.cta", "reg k 7 = [1]\nmain:\n    nilify k\n");
+    semantics_gen::check(&loader, "main.cta", 10, Faults::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let program = semantics::load(
+        &loader,
+        SourceFile::new("main.cta".into(), Some("main.cta".into()), String::new() + "use std/control\nreg keep 100000\nmain:\n    mov keep, image(\"kid.cta\")\n    halt\n"),
+    )
+    .expect("loads");
+    let semantics::Operand::Value(semantics::Value::Image(kid)) = &program.instrs[0].operands[1]
+    else {
+        panic!("not an image");
+    };
+    let k = &kid.registers[kid.register_numbered(3).expect("k is r3")];
+    assert_eq!((k.name.as_str(), k.limit), ("k", 7));
+    assert_eq!(kid.start, Some(0));
+}
+
+#[test]
 fn semantics_leaves_layout_open() {
-    states("`index(...)` of a label, hand-laid blocks, and `image(...)`.");
+    states("running data that is not code, `index(...)` of a label, and hand-laid blocks.");
     let load = |source: &str| {
         let loader = MemoryLoader::default();
         semantics::load(

@@ -134,6 +134,42 @@ there:
     );
 }
 
+#[test]
+fn images_of_other_programs_agree_and_a_miscompiled_one_is_caught() {
+    let loader = MemoryLoader::default()
+        .with(
+            "main.cta",
+            "use std/control\nreg keep 100000\nmain:\n    mov keep, image(\"kid.cta\")\n    push keep, Build [0] image(\"kid.cta\")\n    halt\n",
+        )
+        .with(
+            "kid.cta",
+            "use std/control\nreg k = [1, 2]\nback:\n    push k, #3\n    ret\nentry go\ngo:\n    call back\n    halt\n",
+        );
+    check(&loader, "main.cta", 100, Faults::default()).unwrap_or_else(|e| panic!("{e}"));
+    // The parent has no `entry`: only its embedded image is miscompiled.
+    let why = check(&loader, "main.cta", 100, Faults { late_entry: true })
+        .expect_err("the miscompiled image went unnoticed");
+    assert!(why.contains("register keep"), "{why}");
+}
+
+/// Found by the generator (the semantics, not the assembler, was wrong):
+/// code that falls off the end of the main file through empty blocks ends
+/// there, and a limit-0 register declared with a value is not a register
+/// that can only hold Nil, so a jump through it does not end its block.
+#[test]
+fn regressions_of_the_semantics() {
+    let checked = agree(
+        "use std/control\nreg a\nmain:\n    push a, #1\nthen:\nlast:\n",
+        100,
+    );
+    assert_eq!(checked.ending, "halted");
+    let checked = agree(
+        "use std/control\nreg z 0 = nil\nreg a\nmain:\n    copyifnil z, next, prog\nnext:\n    push a, #1\n    halt\n",
+        100,
+    );
+    assert_eq!(checked.ending, "halted");
+}
+
 /// Programs checked per run: `CONSTREE_SEMANTICS_CASES` (default 2,000).
 fn cases() -> u64 {
     std::env::var("CONSTREE_SEMANTICS_CASES")
@@ -180,6 +216,7 @@ struct Counts {
     calls_6_deep: u64,
     shared_suffixes: u64,
     shared_constants: u64,
+    images: u64,
     halted: u64,
     failed: u64,
     running: u64,
@@ -213,6 +250,7 @@ fn generated_programs_run_as_their_source_says() {
         counts.calls_6_deep += u64::from(checked.deepest_calls >= 6);
         counts.shared_suffixes += u64::from(checked.shares_suffixes);
         counts.shared_constants += u64::from(checked.shares_constants);
+        counts.images += u64::from(checked.embeds_image);
         match checked.ending.as_str() {
             "halted" => counts.halted += 1,
             "running" => counts.running += 1,
@@ -231,6 +269,7 @@ fn generated_programs_run_as_their_source_says() {
         calls_6_deep,
         shared_suffixes,
         shared_constants,
+        images,
         halted,
         failed,
         running,
@@ -243,6 +282,7 @@ fn generated_programs_run_as_their_source_says() {
         ("calls nested 6 deep", calls_6_deep),
         ("shared suffixes", shared_suffixes),
         ("shared constants", shared_constants),
+        ("an image of another program", images),
         ("halted", halted),
         ("failed", failed),
         ("still running", running),

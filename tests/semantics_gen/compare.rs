@@ -12,9 +12,11 @@
 use constree::asm::semantics::{Fault, Op, Operand, Outcome, Program, Run, Value};
 use constree::encoding::Decode;
 use constree::image::Image;
-use constree::machine::{Instruction, MachineError, Memory, Tick, tick};
+use constree::machine::{Instruction, MachineError, Memory, Register, Tick, tick};
 use constree::tree::Tree;
+use std::borrow::Cow;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 /// How the engine's run ended.
 #[derive(Debug)]
@@ -58,11 +60,7 @@ pub fn run_engine(image: &Image, budget: u64) -> EngineRun {
 /// The differences between the two runs (empty: they agree).
 pub fn differences(program: &Program, sem: &Run, engine: &EngineRun) -> Vec<String> {
     let mut found = Vec::new();
-    let mut same = Agreement {
-        program,
-        memory: &engine.memory,
-        assumed: HashSet::new(),
-    };
+    let mut same = Agreement::new(program, &engine.memory);
     match (&sem.outcome, &engine.end) {
         (Outcome::Undefined(why), _) => {
             found.push(format!("the semantics does not define it: {why}"))
@@ -132,24 +130,45 @@ fn key(value: &Value) -> Option<(u8, usize)> {
         Value::Data(_) => None,
         Value::Code(p) => Some((0, *p)),
         Value::Instr(p) => Some((1, *p)),
-        Value::Cons(pair) => Some((2, std::rc::Rc::as_ptr(pair) as usize)),
+        Value::Cons(pair) => Some((2, Rc::as_ptr(pair) as usize)),
+        Value::Image(program) => Some((3, Rc::as_ptr(program) as usize)),
     }
 }
 
-struct Agreement<'a> {
-    program: &'a Program,
-    memory: &'a Memory,
-    assumed: HashSet<(usize, (u8, usize))>,
+/// A program and the memory its code registers and constants are read
+/// from: the main program and the engine's memory, or a program embedded
+/// with `image(...)` and the memory its image holds.
+struct Context<'a> {
+    program: Cow<'a, Program>,
+    memory: Cow<'a, Memory>,
 }
 
-impl Agreement<'_> {
-    /// Whether an engine tree agrees with a semantic value (see the module
-    /// doc), without recursion.
+/// A pair to compare: an engine tree, a semantic value, and the context.
+type Pair = (Tree, Value, usize);
+
+struct Agreement<'a> {
+    contexts: Vec<Context<'a>>,
+    assumed: HashSet<(usize, (u8, usize), usize)>,
+}
+
+impl<'a> Agreement<'a> {
+    fn new(program: &'a Program, memory: &'a Memory) -> Agreement<'a> {
+        Agreement {
+            contexts: vec![Context {
+                program: Cow::Borrowed(program),
+                memory: Cow::Borrowed(memory),
+            }],
+            assumed: HashSet::new(),
+        }
+    }
+
+    /// Whether an engine tree agrees with a semantic value of the main
+    /// program (see the module doc), without recursion.
     fn check(&mut self, tree: &Tree, value: &Value) -> Result<(), String> {
-        let mut work = vec![(tree.clone(), value.clone())];
-        while let Some((tree, value)) = work.pop() {
+        let mut work: Vec<Pair> = vec![(tree.clone(), value.clone(), 0)];
+        while let Some((tree, value, c)) = work.pop() {
             if let Some(k) = key(&value)
-                && !self.assumed.insert((tree.node_id(), k))
+                && !self.assumed.insert((tree.node_id(), k, c))
             {
                 continue;
             }
@@ -167,31 +186,77 @@ impl Agreement<'_> {
                     let Some((f, b)) = tree.split() else {
                         return Err("expected a cons holding code, found Nil".into());
                     };
-                    work.push((f.clone(), pair.front.clone()));
-                    work.push((b.clone(), pair.back.clone()));
+                    work.push((f.clone(), pair.front.clone(), c));
+                    work.push((b.clone(), pair.back.clone(), c));
                 }
                 Value::Code(p) => {
                     let Some((f, b)) = tree.split() else {
                         return Err(format!("expected the code at instruction {p}, found Nil"));
                     };
-                    self.instruction(f, *p, &mut work)?;
-                    work.push((b.clone(), self.program.code(self.program.instrs[*p].next)));
+                    self.instruction(f, *p, c, &mut work)?;
+                    let program = &self.contexts[c].program;
+                    work.push((b.clone(), program.code(program.instrs[*p].next), c));
                 }
-                Value::Instr(p) => self.instruction(&tree, *p, &mut work)?,
+                Value::Instr(p) => self.instruction(&tree, *p, c, &mut work)?,
+                Value::Image(child) => self.image(&tree, child, &mut work)?,
             }
         }
         Ok(())
     }
 
-    /// Whether an engine tree is instruction `p`, pushing what its operands
-    /// must agree with.
+    /// Whether an engine tree is the memory of an image of `child`: its
+    /// declared registers with their limits and initial contents, `prog`
+    /// its code; pushes what must agree, in a context of its own.
+    fn image(
+        &mut self,
+        tree: &Tree,
+        child: &Rc<Program>,
+        work: &mut Vec<Pair>,
+    ) -> Result<(), String> {
+        let Some(memory) = <Vec<Register>>::decode(tree) else {
+            return Err("expected the memory of an image, found no memory".into());
+        };
+        for r in &child.registers {
+            let Some(register) = usize::try_from(r.number).ok().and_then(|n| memory.get(n)) else {
+                return Err(format!(
+                    "the image has no register {} (r{})",
+                    r.name, r.number
+                ));
+            };
+            if r.number != 0 && register.limit != r.limit {
+                return Err(format!(
+                    "the image's {} has limit {}, not {}",
+                    r.name, register.limit, r.limit
+                ));
+            }
+        }
+        let c = self.contexts.len();
+        for (r, register) in child.registers.iter().zip(0..) {
+            let init = if register == 0 {
+                child.code(child.start)
+            } else {
+                r.init.clone()
+            };
+            work.push((memory[r.number as usize].contents.clone(), init, c));
+        }
+        self.contexts.push(Context {
+            program: Cow::Owned((**child).clone()),
+            memory: Cow::Owned(memory),
+        });
+        Ok(())
+    }
+
+    /// Whether an engine tree is instruction `p` of context `c`, pushing
+    /// what its operands must agree with.
     fn instruction(
         &self,
         tree: &Tree,
         p: usize,
-        work: &mut Vec<(Tree, Value)>,
+        c: usize,
+        work: &mut Vec<Pair>,
     ) -> Result<(), String> {
-        let instr = &self.program.instrs[p];
+        let Context { program, memory } = &self.contexts[c];
+        let instr = &program.instrs[p];
         let Some(decoded) = Instruction::decode(tree) else {
             return Err(format!("expected instruction {p}, found no instruction"));
         };
@@ -210,7 +275,7 @@ impl Agreement<'_> {
         for (operand, &n) in instr.operands.iter().zip(&numbers) {
             match operand {
                 Operand::Register(r) => {
-                    let expected = self.program.registers[*r].number;
+                    let expected = program.registers[*r].number;
                     if expected != n {
                         return Err(format!(
                             "instruction {p}: register r{expected} expected, found r{n}"
@@ -218,19 +283,18 @@ impl Agreement<'_> {
                     }
                 }
                 Operand::Value(v) => {
-                    let declared = self.program.register_numbered(n);
-                    let always_nil = declared
-                        .is_some_and(|r| self.program.registers[r].always_nil() && v.is_nil());
+                    let declared = program.register_numbered(n);
+                    let always_nil =
+                        declared.is_some_and(|r| program.registers[r].always_nil() && v.is_nil());
                     if declared.is_some() && !always_nil {
                         return Err(format!(
                             "instruction {p}: a value expected, found declared register r{n}"
                         ));
                     }
-                    let Some(register) = usize::try_from(n).ok().and_then(|n| self.memory.get(n))
-                    else {
+                    let Some(register) = usize::try_from(n).ok().and_then(|n| memory.get(n)) else {
                         return Err(format!("instruction {p}: register r{n} does not exist"));
                     };
-                    work.push((register.contents.clone(), v.clone()));
+                    work.push((register.contents.clone(), v.clone(), c));
                 }
                 Operand::Undefined(u) => {
                     return Err(format!(

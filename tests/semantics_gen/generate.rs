@@ -85,8 +85,8 @@ struct Gen {
     data: Vec<String>,
     /// Registers with small limits (writes may overflow them).
     tiny: Vec<String>,
-    /// Registers with room for code (`code(...)` values go there).
-    roomy: Vec<String>,
+    /// Whether `child/main.cta`, a program to embed, exists.
+    child: bool,
     /// Numeric constants.
     consts: Vec<String>,
     /// Whether the register `sized` (limit `auto`) is declared.
@@ -105,11 +105,19 @@ struct Gen {
 
 /// Generates the program of a seed.
 pub fn generate(seed: u64) -> Generated {
+    build(seed, true)
+}
+
+/// The program of a seed; one in five programs that `may_embed` embeds
+/// the image of another generated program (`child/main.cta`).
+fn build(seed: u64, may_embed: bool) -> Generated {
+    let mut rng = Rng::new(seed);
+    let child = (may_embed && rng.chance(20)).then(|| build(seed ^ 0xC41D_C41D, false));
     let mut g = Gen {
-        rng: Rng::new(seed),
+        rng,
+        child: child.is_some(),
         data: Vec::new(),
         tiny: Vec::new(),
-        roomy: Vec::new(),
         consts: Vec::new(),
         sized: false,
         labels: Vec::new(),
@@ -119,7 +127,16 @@ pub fn generate(seed: u64) -> Generated {
         fresh: 0,
         piece: None,
     };
-    g.program()
+    let mut generated = g.program();
+    if let Some(child) = child {
+        generated.files.extend(
+            child
+                .files
+                .into_iter()
+                .map(|(p, t)| (format!("child/{p}"), t)),
+        );
+    }
+    generated
 }
 
 impl Gen {
@@ -184,7 +201,6 @@ impl Gen {
         } else {
             decls.push("reg big @40 1000000".into());
         }
-        self.roomy.push("big".into());
         if self.rng.chance(50) {
             // A limit of exactly its value's size: read, never written.
             decls.push(format!("reg sized auto = {}", self.value()));
@@ -639,6 +655,18 @@ impl Gen {
                 ))
             }
             24 if self.sized => one(format!("push {a}, sized")),
+            // The image of another program, as a value and in a command
+            // (in `big`, which has room for code).
+            24 if self.child => {
+                if self.rng.chance(50) {
+                    one("mov big, image(\"child/main.cta\")".into())
+                } else {
+                    one(format!(
+                        "push big, Build [{}] image(\"child/main.cta\")",
+                        self.rng.below(3)
+                    ))
+                }
+            }
             _ => one(format!("push {a}, #{}", self.rng.below(5))),
         }
     }

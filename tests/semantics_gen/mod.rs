@@ -28,6 +28,8 @@ pub struct Checked {
     pub shares_suffixes: bool,
     /// Whether one constant value is an operand more than once.
     pub shares_constants: bool,
+    /// Whether an operand is the image of another program.
+    pub embeds_image: bool,
     /// How the semantics' run ended: "halted", "running", or the fault
     /// and the register it names ("DeconstructNil stack").
     pub ending: String,
@@ -71,6 +73,17 @@ pub fn check(
         deepest_calls: run.deepest_calls,
         shares_suffixes: shares_suffixes(image),
         shares_constants: shares_constants(&program),
+        embeds_image: program.instrs.iter().any(|i| {
+            i.operands.iter().any(|o| match o {
+                semantics::Operand::Value(v) => v
+                    .spine()
+                    .0
+                    .iter()
+                    .chain([v])
+                    .any(|v| matches!(v, semantics::Value::Image(_))),
+                _ => false,
+            })
+        }),
         ending: match &run.outcome {
             semantics::Outcome::Halted => "halted".into(),
             semantics::Outcome::Running => "running".into(),

@@ -5,23 +5,29 @@
 //! given a *marker*, a node of its own, which becomes [`Value::Code`] when
 //! the value is read back.
 
-use super::program::{Operand, Register, Undefined};
+use super::program::{Operand, Program, Register, Undefined};
 use super::value::{Pos, Value};
 use crate::asm::ast::{Expr, ExprKind, Name};
 use crate::asm::diagnostics::Diagnostic;
 use crate::asm::eval::{self, Env};
 use crate::asm::macros::Expansion;
+use crate::asm::source::Span;
+use crate::machine::Memory;
 use crate::tree::Tree;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
-/// The marker nodes handed out for `code(LABEL)`, by node identity.
+/// The marker nodes handed out for `code(LABEL)` and `image(FILE)`, by
+/// node identity.
 #[derive(Default)]
 pub struct Markers {
     /// Node id to the instruction the code starts at.
     by_node: RefCell<HashMap<usize, Pos>>,
     /// Label to its marker (kept alive, so that node ids stay unique).
     by_label: RefCell<HashMap<String, Tree>>,
+    /// Node id to the program of an image, with the marker (kept alive).
+    images: RefCell<HashMap<usize, (Rc<Program>, Tree)>>,
 }
 
 impl Markers {
@@ -51,11 +57,33 @@ impl Markers {
         Ok(marker)
     }
 
+    /// The stand-in memory for the image of a program: one register whose
+    /// contents are a marker. Encoded, it is the list
+    /// `[Cons 0 MARKER]`, which [`Markers::read`] recognises.
+    fn image(&self, program: Rc<Program>) -> Memory {
+        let marker = Tree::unit();
+        self.images
+            .borrow_mut()
+            .insert(marker.node_id(), (program, marker.clone()));
+        vec![crate::machine::Register::new(0, marker)]
+    }
+
+    /// The program whose stand-in memory a list node is, if it is one.
+    fn image_of(&self, node: &Tree) -> Option<Rc<Program>> {
+        let (register, rest) = node.split()?;
+        let (limit, contents) = register.split()?;
+        if !rest.is_nil() || !limit.is_nil() {
+            return None;
+        }
+        let images = self.images.borrow();
+        images.get(&contents.node_id()).map(|(p, _)| Rc::clone(p))
+    }
+
     /// A tree with markers read back as a [`Value`]: each distinct node is
     /// visited once, without recursion.
     fn read(&self, tree: &Tree) -> Value {
         let by_node = self.by_node.borrow();
-        if by_node.is_empty() {
+        if by_node.is_empty() && self.images.borrow().is_empty() {
             return Value::Data(tree.clone());
         }
         let mut done: HashMap<usize, Value> = HashMap::new();
@@ -69,6 +97,8 @@ impl Markers {
             }
             if let Some(&pos) = by_node.get(&t.node_id()) {
                 done.insert(t.node_id(), Value::Code(pos));
+            } else if let Some(program) = self.image_of(&t) {
+                done.insert(t.node_id(), Value::Image(program));
             } else if expanded {
                 let part = |p: &Tree| match p.split() {
                     None => Value::NIL,
@@ -121,11 +151,18 @@ impl<'a> Operands<'a> {
         expansion: &'a Expansion,
         register: &'a dyn Fn(&str) -> Option<i64>,
         code: &'a dyn Fn(&Name) -> Result<Tree, Diagnostic>,
+        image: &'a dyn Fn(&str, Span) -> Result<Memory, Diagnostic>,
     ) -> Env<'a> {
         let mut env = Env::expanding(&expansion.consts);
         env.registers = Some(register);
         env.code = Some(code);
+        env.image = Some(image);
         env
+    }
+
+    /// The stand-in for the memory of an image (see [`Markers`]).
+    pub fn image_marker(markers: &Markers, program: Rc<Program>) -> Memory {
+        markers.image(program)
     }
 
     /// The stand-in for the code of a label (see [`Markers`]).

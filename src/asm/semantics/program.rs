@@ -8,10 +8,12 @@
 use super::operands::{self, Markers, Operands};
 use super::value::{Pos, Value};
 use crate::asm::ast::{Expr, Name, Stmt};
+use crate::asm::diagnostics::Diagnostic;
 use crate::asm::eval::Env;
 use crate::asm::macros::{Chain, Expansion, Item};
 use crate::asm::source::Span;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Something the source semantics does not define (or a program that does
 /// not assemble): the program is outside what it can run.
@@ -143,8 +145,12 @@ impl Register {
 }
 
 impl Program {
-    /// The program an expansion describes.
-    pub fn from_expansion(expansion: &Expansion) -> Result<Program, Undefined> {
+    /// The program an expansion describes; `images` gives the program of
+    /// the file an `image(FILE)` names.
+    pub fn from_expansion(
+        expansion: &Expansion,
+        images: &dyn Fn(&str, Span) -> Result<Rc<Program>, Undefined>,
+    ) -> Result<Program, Undefined> {
         if let Some(d) = expansion.diagnostics.iter().find(|d| d.is_error()) {
             return Err(Undefined::at(
                 d.primary.0,
@@ -201,7 +207,12 @@ impl Program {
         let register = |n: &str| numbers.get(n).copied();
         let markers = Markers::default();
         let code = |label: &Name| Operands::marker(&markers, &labels, label);
-        let env = Operands::env(expansion, &register, &code);
+        let image = |file: &str, span: Span| {
+            images(file, span)
+                .map(|program| Operands::image_marker(&markers, program))
+                .map_err(|u| Diagnostic::error("E0420", span, u.message))
+        };
+        let env = Operands::env(expansion, &register, &code, &image);
         let mut values = Vec::new();
         for d in &declared {
             let init = match d.init {

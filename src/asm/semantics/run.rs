@@ -168,8 +168,8 @@ impl Machine<'_> {
                 Value::Instr(p),
                 self.program.code(self.program.instrs[p].next),
             )),
-            Value::Instr(_) => Err(Stop::Undefined(
-                "an instruction taken apart: its encoding depends on layout".into(),
+            Value::Instr(_) | Value::Image(_) => Err(Stop::Undefined(
+                "an instruction or an image taken apart: its encoding depends on layout".into(),
             )),
         }
     }

@@ -5,7 +5,8 @@
 //! an instruction of the program is the symbol [`Value::Code`], and an
 //! instruction taken off the front of code is [`Value::Instr`]. How code is
 //! encoded depends on how registers are numbered and blocks laid out, which
-//! the semantics leaves to the assembler; what code *does* does not.
+//! the semantics leaves to the assembler; what code *does* does not. So
+//! does the image of another program ([`Value::Image`]).
 
 use crate::tree::Tree;
 use std::rc::Rc;
@@ -25,6 +26,10 @@ pub enum Value {
     Instr(Pos),
     /// `Cons front back` where a part holds code.
     Cons(Rc<Pair>),
+    /// The memory another program's image starts with (`image(FILE)`):
+    /// its registers, with their declared limits and initial contents, and
+    /// its code.
+    Image(Rc<super::Program>),
 }
 
 /// The two parts of a [`Value::Cons`], with facts about them cached.
@@ -95,7 +100,7 @@ impl Value {
     pub fn least_size(&self) -> u64 {
         match self {
             Value::Data(t) => t.size(),
-            Value::Code(_) | Value::Instr(_) => 1,
+            Value::Code(_) | Value::Instr(_) | Value::Image(_) => 1,
             Value::Cons(p) => p.least,
         }
     }
@@ -117,7 +122,7 @@ impl Value {
                     items.push(p.front.clone());
                     p.back.clone()
                 }
-                Value::Code(_) | Value::Instr(_) => return (items, rest),
+                Value::Code(_) | Value::Instr(_) | Value::Image(_) => return (items, rest),
             };
         }
     }
