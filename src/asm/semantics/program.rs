@@ -123,6 +123,9 @@ pub struct Program {
     pub callstack: Option<(usize, usize)>,
 }
 
+/// The program of the file an `image(FILE)` names.
+pub type Images<'a> = &'a dyn Fn(&str, Span) -> Result<Rc<Program>, Undefined>;
+
 /// Limit of a declared register without one.
 const DEFAULT_LIMIT: i64 = 4096;
 /// Limit of `out` unless declared.
@@ -149,7 +152,7 @@ impl Program {
     /// the file an `image(FILE)` names.
     pub fn from_expansion(
         expansion: &Expansion,
-        images: &dyn Fn(&str, Span) -> Result<Rc<Program>, Undefined>,
+        images: Images<'_>,
     ) -> Result<Program, Undefined> {
         if let Some(d) = expansion.diagnostics.iter().find(|d| d.is_error()) {
             return Err(Undefined::at(
