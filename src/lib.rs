@@ -13,4 +13,5 @@ pub mod image;
 pub mod machine;
 pub mod scenario;
 pub mod tree;
+pub mod words;
 pub mod world;

@@ -5,7 +5,6 @@ use crate::asm::source::DiskLoader;
 use crate::asm::{Assembly, assemble_file};
 use crate::image::Image;
 use crate::image::format::{load, save};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -61,7 +60,10 @@ pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption) -> Assembly {
     let loader = DiskLoader::new(stdlib.stdlib.clone());
     let assembly = assemble_file(&loader, file);
     if !assembly.diagnostics.is_empty() {
-        eprint!("{}", assembly.render(std::io::stderr().is_terminal()));
+        eprint!(
+            "{}",
+            assembly.render(super::style::colour(super::style::Stream::Stderr))
+        );
     }
     assembly
 }

@@ -4,6 +4,7 @@ use super::asm::StdlibOption;
 use super::{Failure, kind};
 use crate::scenario::Scenario;
 use crate::scenario::expect::MachineFailure;
+use crate::words::count;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -132,7 +133,7 @@ fn failure_line(scenario: &Scenario, failure: &MachineFailure) -> String {
         .map_or_else(String::new, |f| format!(", in {f}"));
     let more = match failure.count {
         1 => String::new(),
-        n => format!(" (it failed in {n} steps)"),
+        n => format!(" (it failed in {})", count(n, "step")),
     };
     format!(
         "{}'s machine failed in step {}: {}; every register wiped{place}{more}",
