@@ -8,6 +8,7 @@ mod input;
 mod kind;
 mod machine;
 mod new;
+pub mod reference;
 mod render;
 mod run;
 pub mod style;
@@ -216,6 +217,11 @@ pub fn shell_word(text: &str) -> String {
     } else {
         format!("'{}'", text.replace('\'', "'\\''"))
     }
+}
+
+/// The command line's definition: every command, argument and option.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
 }
 
 /// Runs the command line and returns the process's exit code.
