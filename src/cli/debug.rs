@@ -129,8 +129,7 @@ pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
     let mut debugger = debugger(&args)?;
     match &args.batch {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
+            let text = crate::files::read_input_text(file).map_err(Failure)?;
             Ok(batch(&mut debugger, text.lines().map(str::to_string)))
         }
         None if !std::io::stdin().is_terminal() => {

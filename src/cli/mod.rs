@@ -228,6 +228,11 @@ pub fn command() -> clap::Command {
 pub fn main() -> ExitCode {
     let cli = parse().unwrap_or_else(|e| suggest_subcommand(e).exit());
     style::set(cli.global.clone());
+    if let Err(message) = crate::limits::check_environment() {
+        eprintln!("error: {message}");
+        return ExitCode::FAILURE;
+    }
+    crate::files::guard_inputs();
     let result = match cli.command {
         Command::Asm(args) => asm::run_asm(args),
         Command::Check(args) => asm::run_check(args),

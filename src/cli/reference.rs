@@ -24,7 +24,8 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     ),
 ];
 
-/// The environment variables constree reads, and what each does.
+/// The environment variables constree reads besides the caps of
+/// [`crate::limits::LIMITS`], and what each does.
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "CONSTREE_STDLIB",
@@ -36,11 +37,6 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "The debugger's history file (default `~/.constree_history`).",
     ),
     (
-        "CONSTREE_MAX_TEXT",
-        "The largest JSON text a command prints or writes for a tree, in bytes (default \
-         64 MiB); larger results are refused with an error.",
-    ),
-    (
         "NO_COLOR",
         "Any non-empty value: no colour (under `--color auto`, the default).",
     ),
@@ -50,6 +46,27 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
          (under `--color auto`, unless `NO_COLOR` is set).",
     ),
 ];
+
+/// Every environment variable and what it does: [`ENVIRONMENT`], then each
+/// cap's variable (docs/limits.md has the caps in full).
+pub fn environment() -> Vec<(String, String)> {
+    let mut all: Vec<(String, String)> = ENVIRONMENT
+        .iter()
+        .map(|(name, effect)| (name.to_string(), effect.to_string()))
+        .collect();
+    for limit in crate::limits::LIMITS {
+        if let Some(var) = limit.env {
+            all.push((
+                var.to_string(),
+                format!(
+                    "The cap on {}, in {} (default {}): {}",
+                    limit.name, limit.unit, limit.default, limit.effect
+                ),
+            ));
+        }
+    }
+    all
+}
 
 /// The whole page, in Markdown.
 pub fn markdown(command: &Command) -> String {
@@ -67,7 +84,7 @@ pub fn markdown(command: &Command) -> String {
         page.push_str(&format!("| {code} | {meaning} |\n"));
     }
     page.push_str("\n## Environment\n\n| Variable | Effect |\n|---|---|\n");
-    for (name, effect) in ENVIRONMENT {
+    for (name, effect) in environment() {
         page.push_str(&format!("| `{name}` | {effect} |\n"));
     }
     let mut command = command.clone();

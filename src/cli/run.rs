@@ -116,6 +116,10 @@ fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
 
 pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let (scenario, text) = load(&args)?;
+    if let Some(path) = &args.record {
+        crate::files::check_output(path)
+            .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
+    }
     let steps = args.steps.unwrap_or(scenario.steps);
     let traced = match &args.trace {
         None => None,

@@ -56,7 +56,7 @@ fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, 
     let mut entrants: Vec<Entrant> = Vec::new();
     for path in paths {
         kind::PROGRAM.check("tournament --players", path)?;
-        if !path.is_file() {
+        if path != Path::new("-") && !path.exists() {
             return Err(Failure(format!(
                 "there is no program file {}",
                 path.display()
@@ -102,6 +102,10 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     kind::SCENARIO.check("tournament --game", &args.game)?;
     let (scenario, text) = Scenario::load_text(&args.game, args.stdlib.dir())?;
     let players = entrants(&args.players, args.stdlib.dir())?;
+    if let Some((_, file)) = &record {
+        crate::files::check_output(file)
+            .map_err(|e| Failure(format!("--record-round {}: {e}", file.display())))?;
+    }
     let tournament = Tournament::new(&scenario, &text, &players, args.rounds, args.seed)?;
     if let Some((round, _)) = &record
         && (*round == 0 || *round > args.rounds)
