@@ -129,8 +129,7 @@ pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
     let mut debugger = debugger(&args)?;
     match &args.batch {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
+            let text = crate::files::read_input_text(file).map_err(Failure)?;
             Ok(batch(&mut debugger, text.lines().map(str::to_string)))
         }
         None if !std::io::stdin().is_terminal() => {
@@ -193,11 +192,20 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
     }
     println!("{}", banner(debugger));
     let mut last = String::new();
+    let colour = super::style::colour(super::style::Stream::Stdout);
+    let paint = |code: &str, text: &str| {
+        if colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    };
     loop {
         let prompt = format!("({}) ", debugger.position());
         editor.set_helper(Some(DebugHelper {
             symbols: debugger.symbols(),
-            prompt: format!("\x1b[1;36m{prompt}\x1b[0m"),
+            prompt: paint("1;36", &prompt),
+            hint_style: colour.then_some("2"),
         }));
         let line = match editor.readline(&prompt) {
             Ok(line) => line,
@@ -230,7 +238,7 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
             Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
             Ok(Outcome::Output(_)) => {}
             Ok(Outcome::Quit) => break,
-            Err(e) => println!("\x1b[31merror:\x1b[0m {e}"),
+            Err(e) => println!("{} {e}", paint("31", "error:")),
         }
     }
     if let Some(h) = &history {
@@ -244,6 +252,8 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
 struct DebugHelper {
     symbols: Vec<String>,
     prompt: String,
+    /// The SGR code hints are drawn in, when colour is on.
+    hint_style: Option<&'static str>,
 }
 
 impl Completer for DebugHelper {
@@ -330,7 +340,10 @@ impl Highlighter for DebugHelper {
     }
 
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
-        Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+        match self.hint_style {
+            Some(code) => Cow::Owned(format!("\x1b[{code}m{hint}\x1b[0m")),
+            None => Cow::Borrowed(hint),
+        }
     }
 }
 

@@ -7,8 +7,8 @@ use super::{Failure, kind};
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
 use crate::scenario::{RobotSetup, Scenario, builtin};
+use crate::words::count;
 use crate::world::World;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,8 +96,8 @@ fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
         .as_ref()
         .map_or_else(String::new, |a| a.to_string());
     let run = match &event.run {
-        Some(Ok(r)) if r.halted => format!("halted after {} ticks", r.ticks),
-        Some(Ok(r)) => format!("ran {} ticks", r.ticks),
+        Some(Ok(r)) if r.halted => format!("halted after {}", count(r.ticks, "tick")),
+        Some(Ok(r)) => format!("ran {}", count(r.ticks, "tick")),
         Some(Err(e)) => format!(
             "machine error: {}; every register wiped{}",
             robot.error_text(e),
@@ -116,6 +116,10 @@ fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
 
 pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let (scenario, text) = load(&args)?;
+    if let Some(path) = &args.record {
+        crate::files::check_output(path)
+            .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
+    }
     let steps = args.steps.unwrap_or(scenario.steps);
     let traced = match &args.trace {
         None => None,
@@ -134,7 +138,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
                 })?,
         ),
     };
-    let colour = std::io::stdout().is_terminal();
+    let colour = super::style::colour(super::style::Stream::Stdout);
     let config = scenario.config();
     let mut game = Game::new(&scenario);
     let mut worlds: Vec<World> = Vec::new();
@@ -186,7 +190,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         _ if args.shared => print_result(&game.world, &scores(&scenario, &game.world), true)?,
         Format::Json => print_result(&game.world, &scores(&scenario, &game.world), false)?,
         Format::Text if !args.watch => {
-            println!("{} — after {} steps", scenario.name, game.step);
+            println!("{} — after {}", scenario.name, count(game.step, "step"));
             print!(
                 "{}\n{}",
                 map(&game.world, &config, colour),
@@ -228,7 +232,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
         Format::Json => print_result(world, &scores(&scenario, world), false)?,
         Format::Text => {
             println!("{} — step {k} of {last}", replay.name);
-            let colour = std::io::stdout().is_terminal();
+            let colour = super::style::colour(super::style::Stream::Stdout);
             print!(
                 "{}\n{}",
                 map(world, &scenario.config(), colour),

@@ -17,11 +17,15 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use toml::Spanned;
 
-/// The most cells a scenario's grid may have.
-const MAX_CELLS: usize = 1 << 24;
+/// The most cells a scenario's grid may have ([`crate::limits::MAX_CELLS`]).
+fn max_cells() -> usize {
+    usize::try_from(crate::limits::MAX_CELLS.get()).unwrap_or(usize::MAX)
+}
 
-/// The most items one `[[item]]` or inventory entry may stand for.
-const MAX_COUNT: usize = 1 << 16;
+/// The most items one entry may stand for ([`crate::limits::MAX_COUNT`]).
+fn max_count() -> usize {
+    usize::try_from(crate::limits::MAX_COUNT.get()).unwrap_or(usize::MAX)
+}
 
 /// The program of a robot without one: registers `prog`, `in`, `out` that
 /// do nothing.
@@ -319,12 +323,12 @@ impl Checker<'_> {
                 let count = x
                     .checked_mul(y)
                     .and_then(|c| usize::try_from(c).ok())
-                    .filter(|&c| c <= MAX_CELLS)
+                    .filter(|&c| c <= max_cells())
                     .ok_or_else(|| {
                         self.at.error(
                             size.span(),
                             "world.size",
-                            format!("a grid of {x} x {y} cells: expected positive sizes and at most {MAX_CELLS} cells"),
+                            format!("a grid of {x} x {y} cells: expected positive sizes and at most {} cells", max_cells()),
                         )
                     })?;
                 ((x, y), vec![false; count])
@@ -341,10 +345,10 @@ impl Checker<'_> {
                 None => self.at.whole("world", e.to_string()),
             }
         })?;
-        if shape.cell_count() > MAX_CELLS {
+        if shape.cell_count() > max_cells() {
             return Err(self.at.whole(
                 "world.size",
-                format!("a grid of more than {MAX_CELLS} cells is too large"),
+                format!("a grid of more than {} cells is too large", max_cells()),
             ));
         }
         Ok((shape, walls, marks))
@@ -470,11 +474,11 @@ impl Checker<'_> {
             )),
         }
         let count = s.count.unwrap_or(1) as usize;
-        if count > MAX_COUNT {
+        if count > max_count() {
             return Err(self.at.error(
                 spec.span(),
                 format!("{field}.count"),
-                format!("{count} items: at most {MAX_COUNT} in one entry"),
+                format!("{count} items: at most {} in one entry", max_count()),
             ));
         }
         Ok(std::iter::repeat_n(kinds.remove(0), count).collect())

@@ -17,7 +17,7 @@
 //! ```
 
 use crate::image::Image;
-use crate::image::format::{check_format, write_atomically};
+use crate::image::format::check_format;
 use crate::machine::Register;
 use crate::tree::Tree;
 use crate::tree::{NodeTable, trees_from_nodes};
@@ -313,14 +313,14 @@ impl Replay {
 
     /// Reads a replay file.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ReplayError(format!("{}: {e}", path.display())))?;
-        Replay::from_json(&text).map_err(|e| ReplayError(format!("{}: {}", path.display(), e.0)))
+        let text = crate::files::read_input_text(path).map_err(ReplayError)?;
+        Replay::from_json(&text)
+            .map_err(|e| ReplayError(format!("{}: {}", crate::files::display(path), e.0)))
     }
 
-    /// Writes a replay file, atomically.
+    /// Writes a replay file, safely (see [`crate::files`]).
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        write_atomically(path, self.to_json().as_bytes())
+        crate::files::write_output(path, self.to_json().as_bytes())
             .map_err(|e| ReplayError(format!("{}: {e}", path.display())))
     }
 }
