@@ -65,7 +65,7 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
         let replay = Replay::load(file)?;
         let scenario = replay.scenario()?;
         let (world, _) = scenario.world(scenario.seed);
-        if replay.worlds.first() != Some(&world) {
+        if replay.first_world() != Some(&world) {
             return Err(Failure(format!(
                 "{}: the recorded start differs from its scenario's",
                 file.display()
