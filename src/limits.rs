@@ -110,8 +110,44 @@ pub static MAX_COUNT: Limit = Limit::new(
     "the scenario is refused",
 );
 
+/// The most memory a scenario's world may be estimated to take before it
+/// is built.
+pub static MAX_WORLD_MEMORY: Limit = Limit::new(
+    "estimated memory of a scenario's world",
+    Some("CONSTREE_MAX_WORLD_MEMORY"),
+    512 << 20,
+    "bytes",
+    "the scenario is refused before anything is allocated, with the estimate",
+);
+
+/// The fastest processor a scenario without `speed` in `[limits]` may hold.
+pub static DEFAULT_SPEED: Limit = Limit::new(
+    "robot speed in a scenario without `[limits] speed`",
+    None,
+    10_000_000,
+    "ticks per step",
+    "the scenario is refused; `[limits] speed = N` sets another cap (`world step` and `conformance` have none)",
+);
+
+/// The most tree nodes `machine run` may hold alive.
+pub static MAX_MACHINE_NODES: Limit = Limit::new(
+    "tree nodes alive in `machine run`",
+    Some("CONSTREE_MAX_NODES"),
+    1 << 23,
+    "nodes",
+    "the run stops with an error that gives the ticks it ran",
+);
+
 /// Every cap, in the order `docs/limits.md` lists them.
-pub static LIMITS: &[&Limit] = &[&MAX_INPUT, &MAX_TEXT, &MAX_CELLS, &MAX_COUNT];
+pub static LIMITS: &[&Limit] = &[
+    &MAX_INPUT,
+    &MAX_TEXT,
+    &MAX_CELLS,
+    &MAX_COUNT,
+    &MAX_WORLD_MEMORY,
+    &DEFAULT_SPEED,
+    &MAX_MACHINE_NODES,
+];
 
 /// Checks every cap's environment variable: the first that is set to
 /// something other than a whole number is the error.

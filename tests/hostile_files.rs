@@ -520,3 +520,132 @@ fn inputs_are_read_up_to_the_cap_and_no_further() {
         }
     }
 }
+
+// Bounds.
+
+/// A scenario of `size` x `size` squares with `items` entries of `count`
+/// shields each.
+fn scenario(size: usize, items: usize, count: u32) -> String {
+    let mut text = format!("name = \"big\"\nsteps = 1\n[world]\nsize = [{size}, {size}]\n");
+    for _ in 0..items {
+        text.push_str(&format!(
+            "[[item]]\nat = \"random\"\nshield = true\ncount = {count}\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn scenarios_too_large_for_memory_are_refused_before_they_are_built() {
+    let scratch = Scratch::new("big-scenarios");
+    // The largest grid the cell cap allows, and 300 entries of the largest
+    // count; then ten times as many entries (a grid ten times larger is
+    // past the cell cap).
+    scratch.write("grid.toml", scenario(4096, 0, 1));
+    scratch.write("items.toml", scenario(8, 300, 65_536));
+    scratch.write("items10.toml", scenario(8, 3_000, 65_536));
+    scratch.write("grid10.toml", scenario(12_953, 0, 1));
+    for file in ["grid.toml", "items.toml", "items10.toml"] {
+        for command in [vec!["run", file], vec!["debug", file]] {
+            refused(&scratch, &command, "CONSTREE_MAX_WORLD_MEMORY");
+        }
+        // `test` reports each scenario on standard output.
+        let before = snapshot(scratch.path());
+        let out = run_capped(scratch.path(), &["test", file], b"");
+        assert_eq!(out.code, Some(1), "{out:#?}");
+        assert!(out.stdout.contains("CONSTREE_MAX_WORLD_MEMORY"), "{out:#?}");
+        assert_eq!(snapshot(scratch.path()), before);
+    }
+    refused(&scratch, &["run", "grid10.toml"], "cells");
+}
+
+#[test]
+fn robot_speed_is_capped_by_default_and_a_scenario_can_raise_the_cap() {
+    let scratch = with_examples("speed", &["walker.cta"]);
+    let robot = "[[robot]]\nname = \"fast\"\nat = [0, 0]\nprogram = \"walker.cta\"\n";
+    let base = format!("name = \"fast\"\nsteps = 2\n[world]\nsize = [3, 3]\n{robot}");
+    scratch.write(
+        "endless.toml",
+        format!("{base}speed = 9223372036854775807\n"),
+    );
+    refused(&scratch, &["run", "endless.toml"], "[limits] speed");
+    // Just over the default cap, and ten times over.
+    scratch.write("over.toml", format!("{base}speed = 10000001\n"));
+    refused(&scratch, &["run", "over.toml"], "caps speeds at 10000000");
+    scratch.write("over10.toml", format!("{base}speed = 100000000\n"));
+    refused(&scratch, &["run", "over10.toml"], "caps speeds at 10000000");
+    // A scenario that sets its own cap gets it.
+    scratch.write(
+        "raised.toml",
+        format!("{base}speed = 20000000\n[limits]\nspeed = 20000000\n"),
+    );
+    run_capped(scratch.path(), &["run", "raised.toml", "--steps", "1"], b"").assert_success();
+}
+
+#[test]
+fn replays_of_many_empty_steps_are_read_in_proportion_to_their_changes() {
+    let scratch = with_examples(
+        "empty-steps",
+        &[
+            "harvest/harvest.toml",
+            "harvest/red.cta",
+            "harvest/blue.cta",
+            "harvest/plan.cta",
+        ],
+    );
+    run_capped(
+        scratch.path(),
+        &[
+            "run",
+            "harvest.toml",
+            "--steps",
+            "1",
+            "--record",
+            "one.json",
+        ],
+        b"",
+    )
+    .assert_success();
+    let one = std::fs::read_to_string(scratch.path().join("one.json")).unwrap();
+    let at = one.find("\"steps\":[").expect("a steps field") + "\"steps\":[".len();
+    for (name, steps) in [("million.json", 1_000_000), ("ten.json", 10_000_000)] {
+        let mut text = one[..at].to_string();
+        text.push_str(&"[],".repeat(steps));
+        text.push_str(&one[at..]);
+        scratch.write(name, text);
+        let before = snapshot(scratch.path());
+        for args in [
+            vec!["replay", name],
+            vec!["replay", name, "--step", "2"],
+            vec!["replay", name, "--format", "json"],
+        ] {
+            let out = run_capped(scratch.path(), &args, b"");
+            out.assert_success();
+        }
+        assert_eq!(snapshot(scratch.path()), before);
+        std::fs::remove_file(scratch.path().join(name)).unwrap();
+    }
+}
+
+#[test]
+fn machine_run_of_a_growing_list_stops_at_the_node_cap() {
+    let scratch = Scratch::new("growing");
+    let source = "use std/control\nreg list 9223372036854775807\nreg one = [1]\nmain:\n    construct list, one, list\n    jmp main\n";
+    let loader = constree::asm::source::MemoryLoader::default().with("grow.cta", source);
+    let image = constree::asm::assemble_file(&loader, Path::new("grow.cta"))
+        .image
+        .unwrap();
+    for speed in [100_000_000i64, 1_000_000_000, -1] {
+        let input = serde_json::json!({ "speed": speed, "memory": image.memory() }).to_string();
+        scratch.write("grow.json", &input);
+        let before = snapshot(scratch.path());
+        let out = run_capped(scratch.path(), &["machine", "run", "grow.json"], b"");
+        out.assert_error("more than 8388608 tree nodes");
+        assert!(!out.stderr.contains("shared"), "{}", out.stderr);
+        assert_eq!(snapshot(scratch.path()), before);
+    }
+    // Below the cap it runs as the report says.
+    let input = serde_json::json!({ "speed": 1000, "memory": image.memory() }).to_string();
+    let out = run_capped(scratch.path(), &["machine", "run", "-"], input.as_bytes());
+    out.assert_success();
+}

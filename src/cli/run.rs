@@ -141,10 +141,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let colour = super::style::colour(super::style::Stream::Stdout);
     let config = scenario.config();
     let mut game = Game::new(&scenario);
-    let mut worlds: Vec<World> = Vec::new();
-    if args.record.is_some() {
-        worlds.push(game.world.clone());
-    }
+    let mut replay = args.record.as_ref().map(|_| {
+        let mut replay = Replay::new(scenario.name.clone(), text, scenario.images());
+        replay.push(&game.world);
+        replay
+    });
     let watching = args.watch && args.format == Format::Text;
     let show = |game: &Game<'_>| {
         if colour {
@@ -169,21 +170,15 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
                 tracing = None;
             }
         }
-        if args.record.is_some() {
-            worlds.push(game.world.clone());
+        if let Some(replay) = &mut replay {
+            replay.push(&game.world);
         }
         if watching {
             std::thread::sleep(std::time::Duration::from_millis(args.delay));
             show(&game);
         }
     }
-    if let Some(path) = &args.record {
-        let replay = Replay {
-            name: scenario.name.clone(),
-            scenario: text,
-            images: scenario.images(),
-            worlds,
-        };
+    if let (Some(path), Some(replay)) = (&args.record, &replay) {
         replay.save(path)?;
     }
     match args.format {
@@ -218,9 +213,9 @@ fn print_result(
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     kind::REPLAY.check("replay", &args.file)?;
     let replay = Replay::load(&args.file)?;
-    let last = replay.worlds.len().saturating_sub(1);
+    let last = replay.len().saturating_sub(1);
     let k = args.step.unwrap_or(last);
-    let world = replay.worlds.get(k).ok_or_else(|| {
+    let world = replay.world(k).ok_or_else(|| {
         Failure(format!(
             "{}: there is no step {k} (steps 0 to {last})",
             args.file.display()
@@ -228,15 +223,15 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     })?;
     let scenario = replay.scenario()?;
     match args.format {
-        _ if args.shared => print_result(world, &scores(&scenario, world), true)?,
-        Format::Json => print_result(world, &scores(&scenario, world), false)?,
+        _ if args.shared => print_result(&world, &scores(&scenario, &world), true)?,
+        Format::Json => print_result(&world, &scores(&scenario, &world), false)?,
         Format::Text => {
             println!("{} — step {k} of {last}", replay.name);
             let colour = super::style::colour(super::style::Stream::Stdout);
             print!(
                 "{}\n{}",
-                map(world, &scenario.config(), colour),
-                render::scores(&scenario, world)
+                map(&world, &scenario.config(), colour),
+                render::scores(&scenario, &world)
             );
         }
     }

@@ -107,13 +107,16 @@ fn test_file(file: &Path, stdlib: &StdlibOption, filter: Option<&str>) -> (usize
     };
     let Some(expect) = &scenario.expect else {
         if !quiet {
-            println!("{}: no [expect] table, nothing checked", file.display());
+            println!(
+                "{}: no [expect] table, nothing checked",
+                crate::files::display(file)
+            );
         }
         return (0, 0);
     };
     let header = format!(
         "{}: {}, {}",
-        file.display(),
+        crate::files::display(file),
         scenario.name,
         count(expect.steps, "step")
     );

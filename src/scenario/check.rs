@@ -27,6 +27,28 @@ fn max_count() -> usize {
     usize::try_from(crate::limits::MAX_COUNT.get()).unwrap_or(usize::MAX)
 }
 
+/// The bytes per cell that printing a world as JSON takes at most (the
+/// shared form builds the whole document as a JSON value first): measured,
+/// about 400 for a grid of empty squares.
+const PRINT_BYTES_PER_CELL: usize = 512;
+
+/// About the most bytes a game of a scenario takes while it plays, besides
+/// its robots' registers (which its text bounds): per cell, a step's
+/// ([`crate::world::STEP_BYTES_PER_CELL`]), a recorded replay's last world
+/// and the world printed; per item, the scenario's list, the world and a
+/// step's copy; per robot, its setup and two copies.
+pub fn world_bytes(cells: u64, items: u64, robots: u64) -> u64 {
+    let per_cell = (crate::world::STEP_BYTES_PER_CELL
+        + size_of::<crate::world::Cell>()
+        + PRINT_BYTES_PER_CELL) as u64;
+    let per_item = (3 * size_of::<Item>() + size_of::<Placement>()) as u64;
+    let per_robot = (2 * size_of::<crate::world::Robot>() + size_of::<RobotSetup>()) as u64;
+    cells
+        .saturating_mul(per_cell)
+        .saturating_add(items.saturating_mul(per_item))
+        .saturating_add(robots.saturating_mul(per_robot))
+}
+
 /// The program of a robot without one: registers `prog`, `in`, `out` that
 /// do nothing.
 fn idle_memory() -> Memory {
@@ -54,6 +76,7 @@ pub(super) type Grid = (Shape, Vec<bool>, BTreeMap<String, Position>);
 impl Checker<'_> {
     pub(super) fn check(&self, spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
         let (shape, walls, marks) = self.grid(&spec)?;
+        self.check_memory(&spec, shape.cell_count())?;
         let grid = (shape, walls, marks);
         let mut items = Vec::new();
         for (k, item) in spec.items.iter().enumerate() {
@@ -209,6 +232,44 @@ impl Checker<'_> {
         Ok(players)
     }
 
+    /// Refuses a scenario whose world would take more memory than
+    /// [`crate::limits::MAX_WORLD_MEMORY`], estimated from its grid and its
+    /// item and robot counts before any item or robot is built (see
+    /// [`world_bytes`]).
+    fn check_memory(&self, spec: &ScenarioSpec, cells: usize) -> Result<(), ScenarioError> {
+        // An entry over the count cap is refused later, with its own error.
+        let count = |items: &[Spanned<ItemSpec>]| -> u64 {
+            items
+                .iter()
+                .map(|i| u64::from(i.get_ref().count.unwrap_or(1)).min(max_count() as u64))
+                .sum()
+        };
+        let items = count(&spec.items)
+            + spec
+                .robots
+                .iter()
+                .map(|r| count(&r.get_ref().inventory))
+                .sum::<u64>()
+            + spec
+                .slots
+                .iter()
+                .map(|s| count(&s.get_ref().inventory))
+                .sum::<u64>();
+        let robots = (spec.robots.len() + spec.slots.len()) as u64;
+        let bytes = world_bytes(cells as u64, items, robots);
+        let cap = crate::limits::MAX_WORLD_MEMORY.get();
+        if bytes > cap {
+            return Err(self.at.whole(
+                "world",
+                format!(
+                    "the game would take about {bytes} bytes ({cells} cells, {items} items, {robots} robots), \
+                     over the limit of {cap} (CONSTREE_MAX_WORLD_MEMORY=BYTES raises it)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Every speed and register limit in the game within the caps: the
     /// robots', their inventories', the items on the ground, the slots'.
     fn check_limits(
@@ -218,7 +279,26 @@ impl Checker<'_> {
         robots: &[RobotSetup],
         slots: &[Slot],
     ) -> Result<(), ScenarioError> {
-        let refuse = |e: OverCap| self.at.whole(format!("limits.{}", e.key), e.message);
+        // Without `[limits] speed`, the default cap holds: a robot of speed
+        // 2^63 - 1 would never end a step.
+        let default_speed = i64::try_from(crate::limits::DEFAULT_SPEED.get()).unwrap_or(i64::MAX);
+        let speed_given = caps.speed.is_some();
+        let caps = &Limits {
+            speed: caps.speed.or(Some(default_speed)),
+            register: caps.register,
+        };
+        let refuse = |e: OverCap| {
+            let message = if e.key == "speed" && !speed_given {
+                format!(
+                    "{} (a scenario without `[limits] speed` caps speeds at {default_speed}; \
+                     `[limits] speed = N` sets another cap)",
+                    e.message
+                )
+            } else {
+                e.message
+            };
+            self.at.whole(format!("limits.{}", e.key), message)
+        };
         let check_item = |what: String, item: &Item| match item {
             Item::ProcessorPart(p) => caps.check_speed(&what, p.speed),
             Item::RegisterPart(r) => caps.check_register(&what, r.limit),

@@ -130,6 +130,12 @@ impl Pool {
     }
 }
 
+/// How many of this thread's nodes are alive now.
+pub(super) fn alive() -> u64 {
+    POOL.try_with(|p| p.taken.get() - p.given.get())
+        .unwrap_or(0)
+}
+
 /// How many nodes this thread has built so far.
 pub(super) fn built() -> u64 {
     POOL.try_with(|p| p.taken.get()).unwrap_or(0)

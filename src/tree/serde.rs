@@ -59,8 +59,8 @@ impl Serialize for Tree {
         if chars > max_text() {
             return Err(serde::ser::Error::custom(format!(
                 "a tree of {} conses would be {chars} characters of preorder text, over the limit of {} \
-                 (its nodes are shared, which the text cannot express: --shared prints every tree as a node \
-                 of one table, a replay or an image stores it compactly; CONSTREE_MAX_TEXT=BYTES raises the limit)",
+                 (--shared prints every tree as a node of one table, which is small when its nodes are \
+                 shared; CONSTREE_MAX_TEXT=BYTES raises the limit)",
                 self.size(),
                 max_text()
             )));
