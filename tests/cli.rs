@@ -362,3 +362,41 @@ fn exec_fails_with_code_1_naming_the_register_and_line_when_the_machine_fails() 
     );
     assert!(cli_common::text(&out.stderr).contains("the machine failed at step 1"));
 }
+
+#[test]
+fn deny_warnings_makes_a_warning_fail_asm_check_and_exec() {
+    let dir = cli_common::scratch_dir("deny_warnings");
+    let source = dir.join("warn.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg x\nmain:\n  mov x, 4\n  halt\n",
+    )
+    .unwrap();
+    let image = dir.join("warn.ctm");
+    let file = cli_common::arg(&source);
+    // Without it the warning is shown and the command succeeds.
+    let out = cli_common::constree(&["check", file], "");
+    assert!(out.status.success());
+    assert!(cli_common::text(&out.stderr).contains("W0706"));
+    for args in [
+        vec!["check", file, "--deny", "warnings"],
+        vec!["exec", file, "--deny", "warnings"],
+        vec![
+            "asm",
+            file,
+            "-o",
+            cli_common::arg(&image),
+            "--deny",
+            "warnings",
+        ],
+    ] {
+        let out = cli_common::constree(&args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = cli_common::text(&out.stderr);
+        assert!(
+            stderr.contains("W0706") && stderr.contains("--deny warnings"),
+            "{stderr}"
+        );
+    }
+    assert!(!image.exists(), "no image is written under --deny warnings");
+}

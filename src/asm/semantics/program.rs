@@ -150,10 +150,7 @@ impl Register {
 impl Program {
     /// The program an expansion describes; `images` gives the program of
     /// the file an `image(FILE)` names.
-    pub fn from_expansion(
-        expansion: &Expansion,
-        images: Images<'_>,
-    ) -> Result<Program, Undefined> {
+    pub fn from_expansion(expansion: &Expansion, images: Images<'_>) -> Result<Program, Undefined> {
         if let Some(d) = expansion.diagnostics.iter().find(|d| d.is_error()) {
             return Err(Undefined::at(
                 d.primary.0,
