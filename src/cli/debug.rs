@@ -375,6 +375,7 @@ mod tests {
                 .map(String::from)
                 .to_vec(),
             prompt: String::new(),
+            hint_style: None,
         }
     }
 
