@@ -400,3 +400,30 @@ fn deny_warnings_makes_a_warning_fail_asm_check_and_exec() {
     }
     assert!(!image.exists(), "no image is written under --deny warnings");
 }
+
+#[test]
+fn the_listing_shows_each_instructions_source_line_with_control_characters_escaped() {
+    let dir = cli_common::scratch_dir("listing_source");
+    let source = dir.join("loop.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg src = [1]\nmain:\n    jnil src, done   ; \u{1b}[31mred\n    jmp main\ndone:\n    halt\n",
+    )
+    .unwrap();
+    let image = dir.join("loop.ctm");
+    let listing = stdout_of(&[
+        "asm",
+        cli_common::arg(&source),
+        "-o",
+        cli_common::arg(&image),
+        "--listing",
+    ]);
+    let line = listing
+        .lines()
+        .find(|l| l.contains("copyifnil src, done, prog"))
+        .unwrap_or_else(|| panic!("{listing}"));
+    assert!(line.contains("loop.cta:4"), "{line}");
+    assert!(line.contains("jnil src, done   ; \\u{1b}[31mred"), "{line}");
+    assert!(!listing.contains('\u{1b}'), "{listing}");
+    assert!(listing.contains("loop.cta:7 (halt)  halt"), "{listing}");
+}

@@ -111,7 +111,7 @@ pub fn load_program(
 pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
     kind::SOURCE.check("asm", &args.file)?;
     let assembly = assemble_reporting(&args.file, &args.stdlib, &args.deny);
-    let Some(image) = assembly.image else {
+    let Some(image) = &assembly.image else {
         return Ok(ExitCode::FAILURE);
     };
     let output = match args.output {
@@ -123,9 +123,10 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
         }
         None => args.file.with_extension("ctm"),
     };
-    save(&image, &output)?;
+    save(image, &output)?;
     if args.listing {
-        print!("{}", crate::asm::listing::listing(&image));
+        let listing = crate::asm::listing::listing_with_sources(image, &assembly.sources);
+        print!("{listing}");
     }
     Ok(ExitCode::SUCCESS)
 }
