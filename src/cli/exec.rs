@@ -1,6 +1,6 @@
 //! `constree exec`: one machine outside any world.
 
-use super::asm::{StdlibOption, load_program};
+use super::asm::{DenyOption, StdlibOption, load_program};
 use super::{Failure, kind};
 use crate::asm::{parse_literal, show};
 use crate::debugger::view::{ValueType, ViewContext, show_as};
@@ -34,11 +34,13 @@ pub struct ExecArgs {
     show: Vec<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
     kind::PROGRAM.check("exec", &args.file)?;
-    let image = load_program(&args.file, &args.stdlib)?;
+    let image = load_program(&args.file, &args.stdlib, &args.deny)?;
     let input = match &args.input {
         Some(text) => Some(parse_literal(text).map_err(|m| Failure(format!("--input: {m}")))?),
         None => None,
