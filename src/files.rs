@@ -16,6 +16,7 @@
 //! temporary file is gone. A device, FIFO or socket is written directly and
 //! stays what it is (`-o /dev/null` works). A symlink is written through:
 //! the file it points to is replaced as above and the link stays a link.
+//! `-` is standard output.
 
 use std::collections::HashSet;
 use std::fs::{File, Metadata, OpenOptions};
@@ -229,6 +230,14 @@ pub fn write_output_with(
     path: &Path,
     write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    if path == Path::new("-") {
+        // `-o -`: standard output, after what was printed before.
+        use std::os::fd::AsFd;
+        std::io::stdout().flush()?;
+        let mut file = File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
+        write(&mut file)?;
+        return file.flush();
+    }
     let target = target(path)?;
     match &target.existing {
         Some(meta) if !meta.is_file() => {

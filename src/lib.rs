@@ -15,4 +15,5 @@ pub mod limits;
 pub mod machine;
 pub mod scenario;
 pub mod tree;
+pub mod words;
 pub mod world;

@@ -335,3 +335,95 @@ fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
     let err = cli_common::failure_of(&["run", &format!("{root}/README.md")]);
     assert!(err.contains("README.md:3:10: key with no value"), "{err}");
 }
+
+#[test]
+fn exec_fails_with_code_1_naming_the_register_and_line_when_the_machine_fails() {
+    let dir = cli_common::scratch_dir("exec_machine_error");
+    let source = dir.join("bad.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg heading\nreg trail\nmain:\n  mov heading, #3\n  deconstruct trail, trail, trail\n  halt\n",
+    )
+    .unwrap();
+    let out = cli_common::constree(
+        &["exec", cli_common::arg(&source), "--show", "heading:dir"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = cli_common::text(&out.stdout);
+    assert!(
+        stdout.contains("machine error: deconstruct of Nil in trail"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("bad.cta:6"), "{stdout}");
+    assert!(
+        stdout.contains("empty (wiped by the machine error)"),
+        "{stdout}"
+    );
+    assert!(cli_common::text(&out.stderr).contains("the machine failed at step 1"));
+}
+
+#[test]
+fn deny_warnings_makes_a_warning_fail_asm_check_and_exec() {
+    let dir = cli_common::scratch_dir("deny_warnings");
+    let source = dir.join("warn.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg x\nmain:\n  mov x, 4\n  halt\n",
+    )
+    .unwrap();
+    let image = dir.join("warn.ctm");
+    let file = cli_common::arg(&source);
+    // Without it the warning is shown and the command succeeds.
+    let out = cli_common::constree(&["check", file], "");
+    assert!(out.status.success());
+    assert!(cli_common::text(&out.stderr).contains("W0706"));
+    for args in [
+        vec!["check", file, "--deny", "warnings"],
+        vec!["exec", file, "--deny", "warnings"],
+        vec![
+            "asm",
+            file,
+            "-o",
+            cli_common::arg(&image),
+            "--deny",
+            "warnings",
+        ],
+    ] {
+        let out = cli_common::constree(&args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = cli_common::text(&out.stderr);
+        assert!(
+            stderr.contains("W0706") && stderr.contains("--deny warnings"),
+            "{stderr}"
+        );
+    }
+    assert!(!image.exists(), "no image is written under --deny warnings");
+}
+
+#[test]
+fn the_listing_shows_each_instructions_source_line_with_control_characters_escaped() {
+    let dir = cli_common::scratch_dir("listing_source");
+    let source = dir.join("loop.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg src = [1]\nmain:\n    jnil src, done   ; \u{1b}[31mred\n    jmp main\ndone:\n    halt\n",
+    )
+    .unwrap();
+    let image = dir.join("loop.ctm");
+    let listing = stdout_of(&[
+        "asm",
+        cli_common::arg(&source),
+        "-o",
+        cli_common::arg(&image),
+        "--listing",
+    ]);
+    let line = listing
+        .lines()
+        .find(|l| l.contains("copyifnil src, done, prog"))
+        .unwrap_or_else(|| panic!("{listing}"));
+    assert!(line.contains("loop.cta:4"), "{line}");
+    assert!(line.contains("jnil src, done   ; \\u{1b}[31mred"), "{line}");
+    assert!(!listing.contains('\u{1b}'), "{listing}");
+    assert!(listing.contains("loop.cta:7 (halt)  halt"), "{listing}");
+}

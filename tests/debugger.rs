@@ -314,9 +314,25 @@ mod library {
         let out = run(&mut d, "info registers");
         let header = out.lines().next().unwrap();
         let end = header.find("size").unwrap() + "size".len();
-        for row in out.lines().skip(1) {
+        // The rows (the standard library's after a heading of their own).
+        for row in out.lines().skip(1).filter(|r| !r.ends_with(':')) {
             assert!(row.as_bytes()[end - 1].is_ascii_digit(), "{out}");
             assert_eq!(row.as_bytes()[end], b' ', "{out}");
+        }
+    }
+
+    /// Only `quit` leaves: every other command of the table, with no
+    /// arguments and with a wrong one, gives output or an error.
+    #[test]
+    fn no_command_but_quit_leaves_the_debugger() {
+        use constree::debugger::commands::COMMANDS;
+        for c in COMMANDS {
+            for args in ["", " x", " 0"] {
+                let mut d = haul();
+                let line = format!("{}{args}", c.name);
+                let quits = matches!(d.execute(&line), Ok(Outcome::Quit));
+                assert_eq!(quits, c.name == "quit" && args.is_empty(), "{line}");
+            }
         }
     }
 
@@ -472,4 +488,35 @@ fn a_recorded_game_is_debugged_with_its_images() {
     assert!(blue > 0);
     assert_eq!(replay.len(), 21);
     assert!(transcript.contains("after step 4"), "{transcript}");
+}
+
+/// Every place a stop can print (`LABEL`, `LABEL+K`, `REG+K`) names the
+/// very code it was printed for when typed back, in the example programs
+/// and the standard library they use.
+#[test]
+fn every_printed_place_can_be_typed_back() {
+    use constree::debugger::source::Program;
+    use std::rc::Rc;
+    for path in [
+        "examples/calls.cta",
+        "examples/harvest/red.cta",
+        "examples/arena/breeder.cta",
+        "docs/tutorial/hauler.cta",
+    ] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let loader = constree::asm::source::DiskLoader::new(None);
+        let image = constree::scenario::load_program(&loader, &root.join(path)).unwrap();
+        let program = Program::new(Rc::new(image), Vec::new());
+        let mut checked = 0;
+        for (code, _) in program.instructions() {
+            let name = program.name(&code).unwrap();
+            let named = program.named(&name);
+            assert!(
+                named.iter().any(|t| t.ptr_eq(&code)),
+                "{path}: {name} names other code"
+            );
+            checked += 1;
+        }
+        assert!(checked > 0, "{path}");
+    }
 }

@@ -123,13 +123,23 @@ fn prompt_completion_and_interrupt_in_a_terminal() {
     let name = format!("constree-test-{}", std::process::id());
     let tmux = Tmux::start(&name, &command);
     tmux.wait_for("(at the start)");
-    // Tab completes a command and a label.
+    // `info ` and Tab twice: its subcommands, not the labels.
+    tmux.text("info ");
+    tmux.keys(&["Tab", "Tab"]);
+    let screen = tmux.wait_for("\nregisters ");
+    assert!(
+        screen.contains(" breakpoints ") && !screen.contains("main"),
+        "{screen}"
+    );
+    tmux.keys(&["C-u"]);
+    // Tab completes a command and a label, each with the space after it.
     tmux.text("bre");
     tmux.keys(&["Tab"]);
-    tmux.wait_for("(at the start) break");
-    tmux.text(" ma");
+    tmux.wait_for("(at the start) break ");
+    tmux.text("ma");
     tmux.keys(&["Tab"]);
-    tmux.wait_for("break main");
+    tmux.text("if out is nil");
+    tmux.wait_for("break main if out is nil");
     tmux.keys(&["Enter"]);
     tmux.wait_for("Breakpoint 1 at main");
     tmux.text("delete");

@@ -11,8 +11,8 @@ use constree::asm::parse_literal;
 use constree::debugger::view::{ValueType, ViewContext, show_as};
 use proptest::prelude::*;
 
-/// Types without `instr` (an instruction reads as assembly, not as a
-/// literal).
+/// Types without `instr` and `action` (an instruction reads as assembly,
+/// an action in words, not as a literal).
 fn value_type() -> impl Strategy<Value = ValueType> {
     let leaf = prop_oneof![
         Just(ValueType::Int),
@@ -58,7 +58,7 @@ fn literal_of(ty: &ValueType) -> BoxedStrategy<String> {
         ValueType::Tree => strategies::tree(4, 8)
             .prop_map(|t| t.readable().to_string())
             .boxed(),
-        ValueType::Instr => unreachable!("not generated"),
+        ValueType::Instr | ValueType::Action => unreachable!("not generated"),
         ValueType::List(element) => prop::collection::vec(literal_of(element), 0..4)
             .prop_map(|items| format!("[{}]", items.join(", ")))
             .boxed(),
@@ -110,4 +110,39 @@ proptest! {
             prop_assert!(e.starts_with("in the type `") && e.contains("at column "), "{}", e);
         }
     }
+}
+
+/// `action` reads the engine's encoding of an action in words.
+#[test]
+fn actions_read_in_words() {
+    use constree::encoding::Encode;
+    use constree::world::{Action, Direction};
+    for (action, words) in [
+        (Action::MovedOut(Direction::E), "moved out E"),
+        (Action::MovedIn(Direction::SW), "moved in from SW"),
+        (
+            Action::MoveBlocked(Direction::N),
+            "move N blocked by a wall",
+        ),
+        (Action::Lifted(3), "lifted item 3"),
+        (Action::Destroyed(1), "destroyed robot 1"),
+        (Action::DestroyBlocked(2), "destroy: robot 2's shields held"),
+        (Action::Passed, "passed or invalid"),
+        (Action::Created, "created"),
+    ] {
+        let shown = show_as(
+            &action.encode(),
+            &ValueType::Action,
+            "a",
+            &ViewContext::default(),
+        );
+        assert_eq!(shown, Ok(words.to_string()), "{action:?}");
+    }
+    let not = show_as(
+        &parse_literal("[1, 2, 3]").unwrap(),
+        &ValueType::Action,
+        "a",
+        &ViewContext::default(),
+    );
+    assert!(not.unwrap_err().starts_with("a is not an action"));
 }

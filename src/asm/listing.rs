@@ -5,11 +5,42 @@ use super::show;
 use crate::image::Image;
 use std::fmt::Write;
 
+/// The text of a source line: file index (as in [`Image::files`]) and
+/// 1-based line number to the line, where the source is at hand.
+pub type LineText<'a> = &'a dyn Fn(u32, u32) -> Option<String>;
+
 /// The listing text. A code register shows the instructions that are its
 /// own; where its code goes on into code another register starts with (a
 /// block falling through into a labelled one), the listing says so instead
-/// of repeating it, so every instruction is listed once.
+/// of repeating it, so every instruction is listed once. Each instruction
+/// names the source line it came from.
 pub fn listing(image: &Image) -> String {
+    listing_with(image, &|_, _| None)
+}
+
+/// [`listing`] with the text of each instruction's source line beside it,
+/// read from the sources the image was assembled from (files are matched
+/// by name and content hash).
+pub fn listing_with_sources(image: &Image, sources: &super::source::Sources) -> String {
+    let texts: Vec<Option<&str>> = image
+        .files
+        .iter()
+        .map(|f| {
+            sources
+                .iter()
+                .map(|(_, s)| s)
+                .find(|s| s.name == f.name)
+                .map(|s| s.text.as_str())
+        })
+        .collect();
+    listing_with(image, &|file, line| {
+        let text = texts.get(file as usize).copied().flatten()?;
+        let line = text.lines().nth((line as usize).checked_sub(1)?)?;
+        Some(crate::words::escaped(line.trim()))
+    })
+}
+
+fn listing_with(image: &Image, line_text: LineText) -> String {
     let names: Vec<String> = image.registers.iter().map(|r| r.name.clone()).collect();
     let mut out = String::new();
     for (i, reg) in image.registers.iter().enumerate() {
@@ -22,7 +53,7 @@ pub fn listing(image: &Image) -> String {
         );
         match (code_start(image, i), show::code(&reg.contents)) {
             (Some(segment), Some(instrs)) if !instrs.is_empty() => {
-                code(image, &names, i, segment, &instrs, &mut out)
+                code(image, &names, i, segment, &instrs, line_text, &mut out)
             }
             _ if reg.contents.is_cons() => {
                 let _ = writeln!(out, "     = {}", show::guess(&reg.contents, 100));
@@ -59,6 +90,7 @@ fn code(
     register: usize,
     first: u32,
     instrs: &[crate::machine::Instruction],
+    line_text: LineText,
     out: &mut String,
 ) {
     let mut offset = 0usize;
@@ -93,11 +125,19 @@ fn code(
                 let _ = writeln!(out, "     {}:", label.name);
             }
             let text = show::instruction(*instr, names);
-            let at = image
-                .location(register, offset)
-                .map(|l| location(image, l))
+            let place = image.location(register, offset);
+            let at = place.map(|l| location(image, l)).unwrap_or_default();
+            let source = place
+                .and_then(|l| {
+                    let (file, line) = l
+                        .expansion
+                        .last()
+                        .map_or((l.file, l.line), |o| (o.file, o.line));
+                    line_text(file, line)
+                })
+                .map(|t| format!("  {t}"))
                 .unwrap_or_default();
-            let _ = writeln!(out, "     {offset:>4}  {text:<40} ; {at}");
+            let _ = writeln!(out, "     {offset:>4}  {text:<40} ; {at}{source}");
             offset += 1;
         }
         segment = seg.next;

@@ -5,7 +5,6 @@ use crate::asm::source::DiskLoader;
 use crate::asm::{Assembly, assemble_file};
 use crate::image::Image;
 use crate::image::format::{load, save};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -25,6 +24,22 @@ impl StdlibOption {
     }
 }
 
+/// `--deny warnings`, for the commands that assemble one program.
+#[derive(clap::Args, Clone, Default)]
+pub struct DenyOption {
+    /// `--deny warnings` makes the assembler's warnings errors: the program
+    /// is not assembled and the exit code is 1 (as rustc's `-D warnings`).
+    #[arg(long, value_name = "LINTS", value_parser = ["warnings"])]
+    deny: Option<String>,
+}
+
+impl DenyOption {
+    /// Whether warnings are errors.
+    pub fn warnings(&self) -> bool {
+        self.deny.is_some()
+    }
+}
+
 /// `constree asm`.
 #[derive(clap::Args)]
 pub struct AsmArgs {
@@ -39,6 +54,8 @@ pub struct AsmArgs {
     listing: bool,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// `constree disasm`.
@@ -55,32 +72,46 @@ pub struct CheckArgs {
     file: PathBuf,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
-/// Assembles a file, printing its diagnostics to standard error.
-pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption) -> Assembly {
+/// Assembles a file, printing its diagnostics to standard error. Under
+/// `--deny warnings` a warning leaves the assembly without an image.
+pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption, deny: &DenyOption) -> Assembly {
     let loader = DiskLoader::new(stdlib.stdlib.clone());
-    let assembly = assemble_file(&loader, file);
+    let mut assembly = assemble_file(&loader, file);
     if !assembly.diagnostics.is_empty() {
-        eprint!("{}", assembly.render(std::io::stderr().is_terminal()));
+        eprint!(
+            "{}",
+            assembly.render(super::style::colour(super::style::Stream::Stderr))
+        );
+    }
+    if deny.warnings() && !assembly.diagnostics.is_empty() && !assembly.has_errors() {
+        eprintln!("error: warnings are denied (--deny warnings)");
+        assembly.image = None;
     }
     assembly
 }
 
 /// An image from a `.ctm` file, or by assembling a `.cta` file.
-pub fn load_program(file: &Path, stdlib: &StdlibOption) -> Result<Image, Failure> {
+pub fn load_program(
+    file: &Path,
+    stdlib: &StdlibOption,
+    deny: &DenyOption,
+) -> Result<Image, Failure> {
     if file.extension().is_some_and(|e| e == "ctm") {
         return load(file).map_err(Failure::from);
     }
-    assemble_reporting(file, stdlib)
+    assemble_reporting(file, stdlib, deny)
         .image
         .ok_or_else(|| Failure(format!("{} does not assemble", file.display())))
 }
 
 pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
     kind::SOURCE.check("asm", &args.file)?;
-    let assembly = assemble_reporting(&args.file, &args.stdlib);
-    let Some(image) = assembly.image else {
+    let assembly = assemble_reporting(&args.file, &args.stdlib, &args.deny);
+    let Some(image) = &assembly.image else {
         return Ok(ExitCode::FAILURE);
     };
     let output = match args.output {
@@ -92,17 +123,18 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
         }
         None => args.file.with_extension("ctm"),
     };
-    save(&image, &output)?;
+    save(image, &output)?;
     if args.listing {
-        print!("{}", crate::asm::listing::listing(&image));
+        let listing = crate::asm::listing::listing_with_sources(image, &assembly.sources);
+        print!("{listing}");
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     kind::SOURCE.check("check", &args.file)?;
-    let assembly = assemble_reporting(&args.file, &args.stdlib);
-    Ok(if assembly.has_errors() {
+    let assembly = assemble_reporting(&args.file, &args.stdlib, &args.deny);
+    Ok(if assembly.image.is_none() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -208,11 +208,20 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
     }
     println!("{}", banner(debugger));
     let mut last = String::new();
+    let colour = super::style::colour(super::style::Stream::Stdout);
+    let paint = |code: &str, text: &str| {
+        if colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    };
     loop {
         let prompt = format!("({}) ", debugger.position());
         editor.set_helper(Some(DebugHelper {
             symbols: debugger.symbols(),
-            prompt: format!("\x1b[1;36m{prompt}\x1b[0m"),
+            prompt: paint("1;36", &prompt),
+            hint_style: colour.then_some("2"),
         }));
         let line = match editor.readline(&prompt) {
             Ok(line) => line,
@@ -245,7 +254,7 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
             Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
             Ok(Outcome::Output(_)) => {}
             Ok(Outcome::Quit) => break,
-            Err(e) => println!("\x1b[31merror:\x1b[0m {e}"),
+            Err(e) => println!("{} {e}", paint("31", "error:")),
         }
     }
     if let Some(h) = &history {
@@ -259,6 +268,8 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
 struct DebugHelper {
     symbols: Vec<String>,
     prompt: String,
+    /// The SGR code hints are drawn in, when colour is on.
+    hint_style: Option<&'static str>,
 }
 
 impl Completer for DebugHelper {
@@ -286,7 +297,21 @@ impl Completer for DebugHelper {
             let words = ValueType::WORDS.iter().filter(|w| w.starts_with(word));
             return Ok((start, words.map(|w| w.to_string()).collect()));
         }
-        let candidates: Vec<String> = if start == 0 {
+        let candidates = self.candidates(before, start, word);
+        Ok((start, candidates))
+    }
+}
+
+/// `info`'s subcommands, offered first after `info `.
+const INFO_SUBCOMMANDS: [&str; 5] = ["registers", "breakpoints", "display", "robot", "frame"];
+
+impl DebugHelper {
+    /// What completes `word` (from `start` in `before`): a command, a
+    /// format, `info`'s subcommands (its first argument), or a symbol; a
+    /// unique candidate gets the space that follows it.
+    fn candidates(&self, before: &str, start: usize, word: &str) -> Vec<String> {
+        let words: Vec<&str> = before[..start].split_whitespace().collect();
+        let mut candidates: Vec<String> = if start == 0 {
             COMMANDS
                 .iter()
                 .map(|c| c.name.to_string())
@@ -298,23 +323,23 @@ impl Completer for DebugHelper {
                 .map(|f| format!("/{f}"))
                 .filter(|f| f.starts_with(word))
                 .collect()
+        } else if words.len() == 1 && ["info", "i"].contains(&words[0]) {
+            INFO_SUBCOMMANDS
+                .iter()
+                .filter(|s| s.starts_with(word))
+                .map(|s| s.to_string())
+                .collect()
         } else {
-            let info = ["registers", "breakpoints", "display", "robot", "frame"];
             self.symbols
                 .iter()
-                .map(String::as_str)
-                .chain(
-                    before
-                        .starts_with("info ")
-                        .then_some(info)
-                        .into_iter()
-                        .flatten(),
-                )
                 .filter(|s| s.starts_with(word))
-                .map(str::to_string)
+                .cloned()
                 .collect()
         };
-        Ok((start, candidates))
+        if let [only] = candidates.as_mut_slice() {
+            only.push(' ');
+        }
+        candidates
     }
 }
 
@@ -345,10 +370,53 @@ impl Highlighter for DebugHelper {
     }
 
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
-        Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+        match self.hint_style {
+            Some(code) => Cow::Owned(format!("\x1b[{code}m{hint}\x1b[0m")),
+            None => Cow::Borrowed(hint),
+        }
     }
 }
 
 impl Validator for DebugHelper {}
 
 impl Helper for DebugHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::DebugHelper;
+
+    fn helper() -> DebugHelper {
+        DebugHelper {
+            symbols: ["main", "plan", "ready.1", "registers_of"]
+                .map(String::from)
+                .to_vec(),
+            prompt: String::new(),
+            hint_style: None,
+        }
+    }
+
+    fn complete(line: &str) -> Vec<String> {
+        let start = line.rfind(' ').map_or(0, |i| i + 1);
+        helper().candidates(line, start, &line[start..])
+    }
+
+    #[test]
+    fn info_offers_its_subcommands_only() {
+        assert_eq!(
+            complete("info "),
+            ["registers", "breakpoints", "display", "robot", "frame"]
+        );
+        assert_eq!(complete("info re"), ["registers "]);
+        // Its pattern argument completes symbols.
+        assert_eq!(complete("info registers pl"), ["plan "]);
+    }
+
+    #[test]
+    fn a_unique_completion_ends_with_a_space() {
+        assert_eq!(complete("cont"), ["continue "]);
+        assert_eq!(complete("break ma"), ["main "]);
+        assert_eq!(complete("print plan /ins"), ["/instr "]);
+        assert_eq!(complete("re").len(), 4);
+        assert!(complete("re").iter().all(|c| !c.ends_with(' ')));
+    }
+}

@@ -7,8 +7,8 @@ use super::{Failure, kind};
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
 use crate::scenario::{RobotSetup, Scenario, builtin};
+use crate::words::count;
 use crate::world::World;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,8 +96,8 @@ fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
         .as_ref()
         .map_or_else(String::new, |a| a.to_string());
     let run = match &event.run {
-        Some(Ok(r)) if r.halted => format!("halted after {} ticks", r.ticks),
-        Some(Ok(r)) => format!("ran {} ticks", r.ticks),
+        Some(Ok(r)) if r.halted => format!("halted after {}", count(r.ticks, "tick")),
+        Some(Ok(r)) => format!("ran {}", count(r.ticks, "tick")),
         Some(Err(e)) => format!(
             "machine error: {}; every register wiped{}",
             robot.error_text(e),
@@ -138,7 +138,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
                 })?,
         ),
     };
-    let colour = std::io::stdout().is_terminal();
+    let colour = super::style::colour(super::style::Stream::Stdout);
     let config = scenario.config();
     let mut game = Game::new(&scenario);
     let mut replay = args.record.as_ref().map(|_| {
@@ -190,9 +190,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         Format::Json => print_result(&game.world, &scores(&scenario, &game.world), false)?,
         Format::Text if !args.watch => {
             println!(
-                "{} — after {} steps",
+                "{} — after {}",
                 crate::files::escape_controls(&scenario.name),
-                game.step
+                count(game.step, "step")
             );
             print!(
                 "{}\n{}",
@@ -238,7 +238,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
                 "{} — step {k} of {last}",
                 crate::files::escape_controls(&replay.name)
             );
-            let colour = std::io::stdout().is_terminal();
+            let colour = super::style::colour(super::style::Stream::Stdout);
             print!(
                 "{}\n{}",
                 map(&world, &scenario.config(), colour),

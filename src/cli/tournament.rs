@@ -7,7 +7,6 @@ use crate::asm::source::DiskLoader;
 use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
 use crate::scenario::{Scenario, load_program};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -116,7 +115,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             args.rounds
         )));
     }
-    let bar = std::io::stderr().is_terminal().then(|| {
+    let bar = super::style::progress().then(|| {
         let bar = ProgressBar::new(args.rounds as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} rounds, {eta} left") {
             bar.set_style(style);

@@ -33,6 +33,11 @@ pub struct Debugger {
     watches: Vec<Watchpoint>,
     displays: Vec<(usize, String)>,
     next_id: usize,
+    /// Displays are numbered apart from breakpoints, as in gdb.
+    next_display: usize,
+    /// The lines `list` has shown since the last stop (file, first,
+    /// last): `list` again goes on after them, `list -` before them.
+    listed: Option<(u32, u32, u32)>,
 }
 
 impl Debugger {
@@ -45,6 +50,8 @@ impl Debugger {
             watches: Vec::new(),
             displays: Vec::new(),
             next_id: 1,
+            next_display: 1,
+            listed: None,
         }
     }
 

@@ -9,6 +9,8 @@ use super::source::{LineKey, Program};
 use crate::machine::Register;
 use crate::tree::Tree;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::Cell;
+use std::rc::Rc;
 
 /// A condition on a register.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -229,6 +231,9 @@ pub struct Probe<'a> {
     program: Option<&'a Program>,
     /// The code node of the instruction run before the one checked next.
     previous: Option<usize>,
+    /// The session's count of the user's changes a run has taken, and its
+    /// value at the last check.
+    edits: Option<(Rc<Cell<u64>>, u64)>,
     /// Why it stopped.
     pub hit: Option<Hit>,
 }
@@ -268,8 +273,18 @@ impl<'a> Probe<'a> {
             goal,
             program,
             previous,
+            edits: None,
             hit: None,
         }
+    }
+
+    /// Follows the user's changes a run takes on its way (the session's
+    /// [`edits_taken`](super::session::Session::edits_taken)): a register
+    /// changed by `set` is no watchpoint's change.
+    pub fn with_edits(mut self, counter: Rc<Cell<u64>>) -> Probe<'a> {
+        let seen = counter.get();
+        self.edits = Some((counter, seen));
+        self
     }
 
     /// The test: whether to stop before the instruction at the front of
@@ -277,6 +292,14 @@ impl<'a> Probe<'a> {
     /// next check: a run goes on by running it unchecked.)
     pub fn check(&mut self, prog: &Tree, memory: &[Register]) -> bool {
         let previous = self.previous.replace(prog.node_id());
+        if let Some((counter, seen)) = &mut self.edits
+            && counter.get() != *seen
+        {
+            *seen = counter.get();
+            for (r, last) in &mut self.watches {
+                *last = register(prog, memory, *r).cloned().unwrap_or_default();
+            }
+        }
         for (k, (r, last)) in self.watches.iter_mut().enumerate() {
             let Some(now) = register(prog, memory, *r) else {
                 continue;

@@ -22,7 +22,9 @@ use crate::scenario::game::moves;
 use crate::tree::Tree;
 use crate::world::step::RobotStep;
 use crate::world::{Action, Command, Robot, StepReport, World, update_with};
+use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
 /// A robot's place in the world: its cell and its index in the square.
@@ -155,6 +157,13 @@ pub struct Session {
     /// The earliest position that can be gone back to (history starts
     /// again when the focus changes).
     origin: Pos,
+    /// The user's changes (`set`): the state at each position as changed.
+    /// A run passing one of these positions takes the changed state, so
+    /// that going back and forth replays the game as changed.
+    edits: BTreeMap<Pos, Snapshot>,
+    /// Counts the changes a run has taken on its way, so that its stop
+    /// test can tell a change by the user from one by the machine.
+    edits_taken: Rc<Cell<u64>>,
 }
 
 impl Session {
@@ -177,6 +186,8 @@ impl Session {
             ends: BTreeMap::new(),
             report: StepReport::default(),
             origin: Pos::done(0),
+            edits: BTreeMap::new(),
+            edits_taken: Rc::default(),
         };
         session.snapshot();
         session
@@ -228,14 +239,54 @@ impl Session {
         self.robot_at(self.focus?)
     }
 
-    /// The focused robot's memory, to change it (`set`). Snapshots after
-    /// the present are dropped: the future is no longer what they hold.
+    /// The focused robot's memory, to change it (`set`; [`Session::edited`]
+    /// records the change). Snapshots and changes after the present are
+    /// dropped: the future is no longer what they hold.
     pub fn focused_memory_mut(&mut self) -> Option<&mut Memory> {
         self.focus?;
         let now = self.pos;
         self.snapshots.retain(|p, _| *p < now);
+        self.edits.retain(|p, _| *p < now);
         self.ends.retain(|s, _| *s < now.step);
         self.memory_mut()
+    }
+
+    /// Records the present state as changed by the user: every later run
+    /// through this position (going back replays from an earlier
+    /// snapshot) takes it.
+    pub fn edited(&mut self) {
+        self.snapshot();
+        let snapshot = self.snapshots[&self.pos].clone();
+        self.edits.insert(self.pos, snapshot);
+    }
+
+    /// A counter of the user's changes runs have taken on their way: a
+    /// stop test that sees it move knows the memory was changed by the
+    /// user, not by the machine.
+    pub fn edits_taken(&self) -> Rc<Cell<u64>> {
+        self.edits_taken.clone()
+    }
+
+    /// Takes the user's change at the present position, if there is one.
+    fn take_edit(&mut self) {
+        if let Some(snapshot) = self.edits.get(&self.pos) {
+            let snapshot = snapshot.clone();
+            self.snapshots.insert(self.pos, snapshot.clone());
+            self.restore(self.pos, snapshot);
+            self.edits_taken.set(self.edits_taken.get() + 1);
+        }
+    }
+
+    /// Ticks from the present to the next change of the user in this step.
+    fn to_next_edit(&self) -> u64 {
+        let after = Pos {
+            step: self.pos.step,
+            tick: self.pos.tick + 1,
+        };
+        self.edits
+            .range(after..Pos::done(self.pos.step))
+            .next()
+            .map_or(u64::MAX, |(p, _)| p.tick - self.pos.tick)
     }
 
     /// Takes a snapshot of the present (after a change of state).
@@ -369,7 +420,7 @@ impl Session {
         }
         let left = run.budget - self.pos.tick;
         let to_checkpoint = CHECKPOINT_TICKS - self.pos.tick % CHECKPOINT_TICKS;
-        let chunk = max.min(left).min(to_checkpoint);
+        let chunk = max.min(left).min(to_checkpoint).min(self.to_next_edit());
         let tick = self.pos.tick;
         let memory = self.memory_mut()?;
         let before = memory.clone();
@@ -445,6 +496,7 @@ impl Session {
                 }
                 let had_focus = self.focus.is_some();
                 self.begin_step();
+                self.take_edit();
                 if had_focus && self.focus.is_none() && !exact {
                     return Event::FocusLost;
                 }
@@ -456,6 +508,7 @@ impl Session {
             };
             let before = self.pos.tick;
             let event = self.run_focus(max, skip, stop);
+            self.take_edit();
             skip = false;
             let ran = if self.pos.is_done() {
                 match self.ends.get(&self.pos.step) {

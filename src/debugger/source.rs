@@ -158,6 +158,58 @@ impl Program {
         Some((name, p.offset))
     }
 
+    /// The code a name stands for, as stops print it: a label, or
+    /// `NAME+K` (K instructions past the label NAME, or at offset K of the
+    /// register NAME where no label names the code): every piece of code
+    /// [`Program::name`] names so.
+    pub fn named(&self, spec: &str) -> Vec<Tree> {
+        if let Some(l) = self.image.labels.iter().find(|l| l.name == spec) {
+            return self.code_at(l.register, l.offset).into_iter().collect();
+        }
+        let (name, k) = match spec.rsplit_once('+') {
+            Some((name, k)) => match k.trim().parse::<usize>() {
+                Ok(k) => (name.trim(), k),
+                Err(_) => return Vec::new(),
+            },
+            None => (spec, 0),
+        };
+        self.instructions()
+            .into_iter()
+            .filter(|(tree, _)| {
+                self.block(tree.node_id())
+                    .is_some_and(|(n, d)| n == name && d == k)
+            })
+            .map(|(tree, _)| tree)
+            .collect()
+    }
+
+    /// Whether register `r` belongs to the standard library rather than to
+    /// the program's own files: its code was written in a `std/` module (a
+    /// macro's expansion belongs to the line that invokes it), or, for a
+    /// register without code, its name is in the namespace of such code
+    /// (`input.` in `input.index`).
+    pub fn is_library_register(&self, r: usize) -> bool {
+        let in_std = |l: &Location| self.file_name(shown(l).0).starts_with("std/");
+        if let Some(l) = self.image.location(r, 0) {
+            return in_std(l);
+        }
+        let Some((space, _)) = self
+            .image
+            .registers
+            .get(r)
+            .and_then(|x| x.name.split_once('.'))
+        else {
+            return false;
+        };
+        self.image.labels.iter().any(|l| {
+            l.name.split_once('.').is_some_and(|(s, _)| s == space)
+                && self
+                    .image
+                    .location(l.register, l.offset)
+                    .is_some_and(in_std)
+        })
+    }
+
     /// A file's name.
     pub fn file_name(&self, file: u32) -> &str {
         self.image

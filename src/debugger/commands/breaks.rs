@@ -57,13 +57,15 @@ impl Debugger {
     /// The code nodes a breakpoint location names, and a description.
     fn resolve(&self, program: &Program, spec: &str) -> Result<(FxHashSet<usize>, String), String> {
         let describe = |tree: &Tree| self.instruction_text(tree);
-        // A label.
-        if let Some(l) = program.image.labels.iter().find(|l| l.name == spec) {
-            let code = program
-                .code_at(l.register, l.offset)
-                .ok_or_else(|| format!("label {spec} has no code"))?;
-            let text = describe(&code);
-            return Ok((std::iter::once(code.node_id()).collect(), text));
+        // A label, or `NAME+K` as stops print places.
+        let named = program.named(spec);
+        if let Some(first) = named.first() {
+            let text = describe(first);
+            let more = match named.len() {
+                1 => String::new(),
+                n => format!(" (and {} more places)", n - 1),
+            };
+            return Ok((named.iter().map(Tree::node_id).collect(), text + &more));
         }
         let Some((left, right)) = spec.rsplit_once(':') else {
             return Err(Self::no_label(program, spec));
@@ -93,7 +95,11 @@ impl Debugger {
         }
         // REG:OFFSET.
         let register = self.register_index(left).map_err(|_| {
-            format!("{left:?} is neither a source file of the program nor a register")
+            if program.image.labels.iter().any(|l| l.name == left) {
+                format!("{left:?} is a label: `{left}+{number}` is {number} instructions past it")
+            } else {
+                format!("{left:?} is neither a source file of the program nor a register")
+            }
         })?;
         let code = program
             .code_at(register, number as usize)
@@ -144,6 +150,15 @@ impl Debugger {
             let file = name.rsplit('/').next().unwrap_or(name);
             return format!("no label {spec:?}: a line is given with its file, `{file}:{spec}`");
         }
+        if let Some((name, k)) = spec.rsplit_once('+')
+            && k.trim().parse::<usize>().is_ok()
+            && !program.named(name.trim()).is_empty()
+        {
+            return format!(
+                "no instruction is named {spec:?}: the code named after `{}` ends before it",
+                name.trim()
+            );
+        }
         let labels = program.image.labels.iter().map(|l| l.name.as_str());
         match crate::asm::suggest::nearest(spec, labels) {
             Some(label) => format!("no label {spec:?}: did you mean `{label}`?"),
@@ -152,7 +167,6 @@ impl Debugger {
     }
 
     pub(crate) fn add_break(&mut self, args: &str, temporary: bool) -> Result<String, String> {
-        let program = self.source_program(" to set breakpoints in")?;
         let (spec, condition) = match args.split_once(" if ") {
             Some((s, c)) => (s.trim(), Some(c.trim())),
             None => (args.trim(), None),
@@ -160,18 +174,42 @@ impl Debugger {
         if spec.is_empty() {
             return Err("break where? LABEL, FILE:LINE or REG:OFFSET".into());
         }
-        let (nodes, place) = self.resolve(&program, spec)?;
         let condition = match condition {
             Some(c) => Some((c.to_string(), self.condition(c)?)),
             None => None,
         };
-        let id = self.new_id();
         let kind = if temporary {
             "Temporary breakpoint"
         } else {
             "Breakpoint"
         };
-        let text = format!("{kind} {id} at {place}");
+        let (nodes, place) = if self.session.focus().is_some() {
+            let program = self.source_program(" to set breakpoints in")?;
+            self.resolve(&program, spec)?
+        } else {
+            // No robot in focus (the focused one was destroyed): the
+            // breakpoint waits for a robot whose program has the place.
+            let found = self
+                .programs
+                .iter()
+                .flatten()
+                .any(|p| self.resolve(p, spec).is_ok());
+            if !found {
+                return Err(format!("no program of the scenario has a place {spec:?}"));
+            }
+            (FxHashSet::default(), String::new())
+        };
+        let id = self.new_id();
+        let text = if place.is_empty() {
+            format!("{kind} {id} pending: set when `focus` picks a robot whose program has {spec}")
+        } else {
+            format!("{kind} {id} at {place}")
+        };
+        let place = if place.is_empty() {
+            "(pending)".to_string()
+        } else {
+            place
+        };
         self.breakpoints.push(Breakpoint {
             id,
             spec: spec.to_string(),

@@ -73,13 +73,31 @@ impl Debugger {
     pub(crate) fn print(&self, args: &str) -> Result<String, String> {
         let (expr, reading) = Self::expression(args)?;
         let shown = self.evaluate(&expr, &reading)?;
+        let named = self.named_expression(&expr);
         // A list is one element per line however short it is.
         let one_per_line = matches!(reading, Reading::Format(Format::List));
         Ok(if one_per_line || shown.contains('\n') {
-            format!("{expr} =\n{shown}")
+            format!("{named} =\n{shown}")
         } else {
-            format!("{expr} = {shown}")
+            format!("{named} = {shown}")
         })
+    }
+
+    /// An expression as `print` heads its value: with the register's name
+    /// when it was given by number (`16 (plan)`, `r3.0 (trail.0)`).
+    fn named_expression(&self, expr: &str) -> String {
+        let names = self.register_names();
+        let Ok(path) = view::parse_path(expr, &names) else {
+            return expr.to_string();
+        };
+        let RegisterRef::Index(index) = path.register else {
+            return expr.to_string();
+        };
+        let end = expr.find(['.', '~']).unwrap_or(expr.len());
+        match names.get(index) {
+            Some(name) if name != &expr[..end] => format!("{expr} ({name}{})", &expr[end..]),
+            _ => expr.to_string(),
+        }
     }
 
     pub(crate) fn display(&mut self, args: &str) -> Result<String, String> {
@@ -90,7 +108,8 @@ impl Debugger {
         let shown = self
             .evaluate(&expr, &reading)
             .unwrap_or_else(|e| format!("<{e}>"));
-        let id = self.new_id();
+        let id = self.next_display;
+        self.next_display += 1;
         let spec = match &reading {
             Reading::Format(Format::Auto) => expr.clone(),
             Reading::Format(f) => format!("{expr} {f}"),
@@ -134,7 +153,7 @@ impl Debugger {
 
     pub(crate) fn info(&self, args: &str) -> Result<String, String> {
         match args.trim() {
-            "registers" | "r" | "reg" => self.info_registers(),
+            "registers" | "r" | "reg" => self.info_registers(""),
             "breakpoints" | "b" | "break" | "watchpoints" => Ok(self.info_breakpoints()),
             "display" => Ok(if self.displays.is_empty() {
                 "No displays.".to_string()
@@ -143,15 +162,27 @@ impl Debugger {
             }),
             "robot" => self.info_robot(),
             "frame" | "f" => Ok(self.here()),
-            other => Err(format!(
-                "info {other:?}? registers, breakpoints, display, robot or frame"
-            )),
+            other => match other.split_once(char::is_whitespace) {
+                Some(("registers" | "r" | "reg", pattern)) => self.info_registers(pattern.trim()),
+                _ => Err(format!(
+                    "info {other:?}? registers [PATTERN], breakpoints, display, robot or frame"
+                )),
+            },
         }
     }
 
-    fn info_registers(&self) -> Result<String, String> {
+    /// `info registers [PATTERN]`: the registers whose name contains the
+    /// pattern, the program's own first, then the standard library's.
+    fn info_registers(&self, pattern: &str) -> Result<String, String> {
         let robot = self.session.focused().ok_or("no robot in focus")?;
         let names = self.register_names();
+        let program = self.program();
+        let (library, own): (Vec<usize>, Vec<usize>) = (0..robot.memory.len())
+            .filter(|&i| names[i].contains(pattern))
+            .partition(|&i| program.as_ref().is_some_and(|p| p.is_library_register(i)));
+        if own.is_empty() && library.is_empty() {
+            return Err(format!("no register's name contains {pattern:?}"));
+        }
         // The name and limit columns fit their longest entry.
         let width = names.iter().map(String::len).max().unwrap_or(0).max(12);
         let limits = robot.memory.iter().map(|r| r.limit.to_string().len());
@@ -160,14 +191,24 @@ impl Debugger {
             "  #  {:<width$} {:>limit$} {:>9}  value",
             "name", "limit", "size"
         );
-        for (i, r) in robot.memory.iter().enumerate() {
-            out.push_str(&format!(
+        let row = |i: usize| {
+            let r = &robot.memory[i];
+            format!(
                 "\n{i:>3}  {:<width$} {:>limit$} {:>9}  {}",
                 names[i],
                 r.limit,
                 r.contents.size(),
                 super::super::view::summary(&r.contents, 60)
-            ));
+            )
+        };
+        for &i in &own {
+            out.push_str(&row(i));
+        }
+        if !library.is_empty() {
+            out.push_str("\n  the standard library's registers:");
+            for &i in &library {
+                out.push_str(&row(i));
+            }
         }
         Ok(out)
     }
@@ -207,58 +248,102 @@ impl Debugger {
         Ok(out)
     }
 
-    pub(crate) fn list(&self, args: &str) -> Result<String, String> {
+    pub(crate) fn list(&mut self, args: &str) -> Result<String, String> {
         let program = self.source_program("")?;
         let current = program.outer_line(&self.prog());
         let args = args.trim();
-        let center = if args.is_empty() {
-            current
-                .ok_or("the current instruction has no source line: give FILE:LINE or a label")?
-        } else if let Some(l) = program.image.labels.iter().find(|l| l.name == args) {
-            let code = program
-                .code_at(l.register, l.offset)
-                .ok_or_else(|| format!("label {args} has no code"))?;
-            program
-                .outer_line(&code)
-                .ok_or_else(|| format!("label {args} has no source line"))?
-        } else {
-            let (file, line) = match args.rsplit_once(':') {
-                Some((f, l)) => (
-                    program
-                        .file_index(f)
-                        .ok_or_else(|| format!("no source file {f:?} in the program"))?,
-                    l,
-                ),
-                None => (current.map_or(0, |c| c.0), args),
-            };
-            let line = line
-                .parse::<u32>()
-                .map_err(|_| format!("{line:?} is not a line number"))?;
-            (file, line)
+        let span = 2 * LIST_CONTEXT;
+        let around = |(file, line): (u32, u32)| (file, line.saturating_sub(LIST_CONTEXT).max(1));
+        let here = || {
+            current.ok_or("the current instruction has no source line: give FILE:LINE or a label")
         };
-        let text = program.text(center.0).ok_or_else(|| {
-            format!(
-                "the source of {} cannot be read",
-                program.file_name(center.0)
-            )
-        })?;
-        let first = center.1.saturating_sub(LIST_CONTEXT).max(1);
-        let mut out = vec![format!("{}:", program.file_name(center.0))];
+        let (file, first, asked) = match (args, self.listed) {
+            ("", Some((file, _, last))) => (file, last + 1, last + 1),
+            ("", None) => {
+                let (file, first) = around(here()?);
+                (file, first, first)
+            }
+            ("-", listed) => {
+                let (file, before) = match listed {
+                    Some((file, first, _)) => (file, first),
+                    None => around(here()?),
+                };
+                if before <= 1 {
+                    return Err(format!(
+                        "already at the start of {}",
+                        program.file_name(file)
+                    ));
+                }
+                (file, before.saturating_sub(span + 1).max(1), 1)
+            }
+            _ => {
+                let (file, line) = self.list_place(&program, args, current)?;
+                (file, around((file, line)).1, line)
+            }
+        };
+        let last = match (args, self.listed) {
+            ("-", Some((_, before, _))) => before - 1,
+            _ => first + span,
+        };
+        let name = program.file_name(file).to_string();
+        let text = program
+            .text(file)
+            .ok_or_else(|| format!("the source of {name} cannot be read"))?;
+        let count = text.lines().count() as u32;
+        if asked > count {
+            return Err(format!(
+                "line {asked} is out of range: {name} has {count} lines"
+            ));
+        }
+        let last = last.min(count);
+        // The lines shown since the last stop, as one range.
+        let shown = match self.listed {
+            Some((f, a, b)) if f == file && args.is_empty() | (args == "-") => {
+                (file, a.min(first), b.max(last))
+            }
+            _ => (file, first, last),
+        };
+        let mut out = vec![format!("{name}:")];
         for (k, line) in text
             .lines()
             .enumerate()
+            .take(last as usize)
             .skip(first as usize - 1)
-            .take(2 * LIST_CONTEXT as usize + 1)
         {
             let n = k as u32 + 1;
-            let mark = if Some((center.0, n)) == current {
-                ">"
-            } else {
-                " "
-            };
+            let mark = if Some((file, n)) == current { ">" } else { " " };
             out.push(format!("{mark}{n:>5} | {line}"));
         }
+        self.listed = Some(shown);
         Ok(out.join("\n"))
+    }
+
+    /// The line `list PLACE` is centred on: a label (or `LABEL+K`),
+    /// `FILE:LINE`, or a line of the current file.
+    fn list_place(
+        &self,
+        program: &super::super::source::Program,
+        args: &str,
+        current: Option<(u32, u32)>,
+    ) -> Result<(u32, u32), String> {
+        if let Some(code) = program.named(args).into_iter().next() {
+            return program
+                .outer_line(&code)
+                .ok_or_else(|| format!("{args} has no source line"));
+        }
+        let (file, line) = match args.rsplit_once(':') {
+            Some((f, l)) => (
+                program
+                    .file_index(f)
+                    .ok_or_else(|| format!("no source file {f:?} in the program"))?,
+                l,
+            ),
+            None => (current.map_or(0, |c| c.0), args),
+        };
+        let line = line
+            .parse::<u32>()
+            .map_err(|_| format!("{line:?} is not a line number, a label or FILE:LINE"))?;
+        Ok((file, line))
     }
 
     pub(crate) fn backtrace(&self) -> Result<String, String> {
@@ -416,7 +501,7 @@ impl Debugger {
             ));
         }
         register.contents = tree;
-        self.session.snapshot();
+        self.session.edited();
         self.print(name)
     }
 }

@@ -33,23 +33,23 @@ commands! {
     "step" ["s"] "[N]" "Run until the source line shown changes, into calls (N times); a macro's expansion is its line.";
     "next" ["n"] "[N]" "Run until the source line shown changes in this frame: calls run whole (N times).";
     "finish" ["fin"] "" "Run until the current call returns (the stack register loses its top frame).";
-    "continue" ["c", "cont"] "" "Run to the next breakpoint, watchpoint, machine error or halt, or the end of the game.";
+    "continue" ["c", "cont"] "[N]" "Run to the Nth next breakpoint or watchpoint hit (default 1), a machine error or halt, or the end of the game.";
     "tick" [] "N" "Run N machine instructions, ignoring breakpoints and watchpoints.";
     "gstep" ["gs"] "[N]" "Finish the current game step and N-1 more (default 1); stops only at machine errors.";
     "until-output" ["uo"] "" "Run until the machine writes a command into its output register.";
     "reverse-stepi" ["rsi"] "[N]" "Go back N machine instructions (default 1), exactly.";
-    "reverse-step" ["rs"] "" "Go back to the start of the previous source line.";
-    "reverse-continue" ["rc"] "" "Go back to the last breakpoint or watchpoint hit before now, or the start of history.";
+    "reverse-step" ["rs"] "[N]" "Go back to the start of the previous source line (N times).";
+    "reverse-continue" ["rc"] "[N]" "Go back to the Nth last breakpoint or watchpoint hit before now (default 1), or the start of history.";
     "reverse-gstep" ["rgs"] "[N]" "Go back to the start of the current game step (N-1 steps further back).";
     "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: `REG is nil`, `REG is cons`, `size(REG) > N` (also <, <=, >=, ==, !=).";
     "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
     "watch" ["w"] "REG" "Stop when a register's value changes (by the machine, or by the engine at a step's start).";
     "delete" ["d"] "[ID...]" "Delete breakpoints and watchpoints (all without IDs).";
-    "print" ["p"] "EXPR [/FMT | : TYPE]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`.";
+    "print" ["p"] "EXPR [/FMT | : TYPE]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr action tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`.";
     "display" [] "EXPR [/FMT | : TYPE]" "Print EXPR after every stop.";
     "undisplay" [] "[ID...]" "Stop displaying (all without IDs).";
-    "info" ["i"] "registers | breakpoints | display | robot | frame" "Registers (name, index, limit, size, a decoded guess), breakpoints, displays, the focused robot, where the machine is.";
-    "list" ["l"] "[LINE | FILE:LINE | LABEL]" "Show the source around the current instruction (or a place); `>` marks the current line.";
+    "info" ["i"] "registers [PATTERN] | breakpoints | display | robot | frame" "Registers (name, index, limit, size, a decoded guess; those whose name contains PATTERN; the program's own first, then the standard library's), breakpoints, displays, the focused robot, where the machine is.";
+    "list" ["l"] "[LINE | FILE:LINE | LABEL | -]" "Show the source around the current instruction (or a place); `>` marks the current line. Again: the lines after; `list -`: the lines before.";
     "backtrace" ["bt", "where"] "" "The call stack: the current place, then every return continuation on the stack register.";
     "world" [] "" "Draw the world as the report does.";
     "robots" [] "" "Every robot: where it is, its frame, its last action.";
@@ -90,7 +90,7 @@ fn count(args: &str) -> Result<u64, String> {
     }
 }
 
-fn help(args: &str) -> String {
+fn help(args: &str) -> Result<String, String> {
     let args = args.trim();
     if args.is_empty() {
         let mut out =
@@ -104,11 +104,24 @@ fn help(args: &str) -> String {
             out.push_str(&format!("  {}{short} {}\n", c.name, c.usage));
         }
         out.push_str("An empty line repeats the last command.");
-        return out;
+        return Ok(out);
     }
     match find(args) {
-        Some(c) => format!("{} {}\n  {}", c.name, c.usage, c.help),
-        None => format!("no command {args:?}: `help` lists them"),
+        Some(c) => Ok(format!("{} {}\n  {}", c.name, c.usage, c.help)),
+        None => Err(unknown(args)),
+    }
+}
+
+/// Why a word is no command, with the nearest command's name.
+fn unknown(word: &str) -> String {
+    let names = COMMANDS
+        .iter()
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
+    match crate::asm::suggest::nearest(word, names) {
+        Some(name) => {
+            format!("unknown command {word:?}: did you mean `{name}`? (`help` lists the commands)")
+        }
+        None => format!("unknown command {word:?}: `help` lists the commands"),
     }
 }
 
@@ -118,28 +131,23 @@ impl Debugger {
         let line = line.trim();
         let (word, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let Some(command) = find(word) else {
-            let names = COMMANDS
-                .iter()
-                .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
-            return Err(match crate::asm::suggest::nearest(word, names) {
-                Some(name) => format!(
-                    "unknown command {word:?}: did you mean `{name}`? (`help` lists the commands)"
-                ),
-                None => format!("unknown command {word:?}: `help` lists the commands"),
-            });
+            return Err(unknown(word));
         };
+        if command.usage.is_empty() && !args.trim().is_empty() {
+            return Err(format!("`{}` takes no arguments", command.name));
+        }
         let out = match command.name {
             "stepi" => self.stepi(count(args)?)?,
             "step" => self.step_line(count(args)?, false)?,
             "next" => self.step_line(count(args)?, true)?,
             "finish" => self.finish()?,
-            "continue" => self.cont()?,
+            "continue" => self.cont(count(args)?)?,
             "tick" => self.tick(count(args)?)?,
             "gstep" => self.gstep(count(args)?)?,
             "until-output" => self.until_output()?,
             "reverse-stepi" => self.reverse_stepi(count(args)?)?,
-            "reverse-step" => self.reverse_step()?,
-            "reverse-continue" => self.reverse_continue()?,
+            "reverse-step" => self.reverse_step(count(args)?)?,
+            "reverse-continue" => self.reverse_continue(count(args)?)?,
             "reverse-gstep" => self.reverse_gstep(count(args)?)?,
             "break" => self.add_break(args, false)?,
             "tbreak" => self.add_break(args, true)?,
@@ -158,8 +166,11 @@ impl Debugger {
             "focus" => self.focus_on(args)?,
             "set" => self.set(args)?,
             "profile" => self.profile(count(args)?)?,
-            "help" => help(args),
-            _ => return Ok(Outcome::Quit),
+            "help" => help(args)?,
+            "quit" => return Ok(Outcome::Quit),
+            // Every command of the table has its arm above (a test runs
+            // each one): a name without one is an error, never a way out.
+            other => return Err(format!("`{other}` is not implemented")),
         };
         Ok(Outcome::Output(out))
     }

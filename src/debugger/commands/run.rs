@@ -14,6 +14,12 @@ const REVERSE_STEP_LIMIT: usize = 100_000;
 impl Debugger {
     /// Runs forward and reports why it stopped.
     fn go(&mut self, limit: Limit, use_points: bool, goal: Goal) -> Result<String, String> {
+        let (event, hit) = self.run_probe(limit, use_points, goal);
+        Ok(self.stop_report(&event, hit))
+    }
+
+    /// Runs forward: why it stopped, and what the test found.
+    fn run_probe(&mut self, limit: Limit, use_points: bool, goal: Goal) -> (Event, Option<Hit>) {
         let program = self.program();
         let memory = self.session.focused().map(|r| r.memory.clone());
         let previous = self.last_run(use_points);
@@ -29,12 +35,12 @@ impl Debugger {
             goal,
             program.as_deref(),
             previous,
-        );
+        )
+        .with_edits(self.session.edits_taken());
         let event = self
             .session
             .advance(limit, true, &mut |p, m| probe.check(p, m));
-        let hit = probe.hit.take();
-        Ok(self.stop_report(&event, hit))
+        (event, probe.hit.take())
     }
 
     /// The code node of the instruction run just before the first one a
@@ -58,28 +64,10 @@ impl Debugger {
 
     /// What a stop shows: why, where, and the displays.
     pub(crate) fn stop_report(&mut self, event: &Event, hit: Option<Hit>) -> String {
+        self.listed = None;
         let mut lines = Vec::new();
         match (event, hit) {
-            (Event::Stopped, Some(Hit::Breakpoint(i))) => {
-                let b = &mut self.breakpoints[i];
-                b.hits += 1;
-                lines.push(format!("Breakpoint {}, {}", b.id, b.place));
-                if b.temporary {
-                    self.breakpoints.remove(i);
-                }
-            }
-            (Event::Stopped, Some(Hit::Watch(k, old, new))) => {
-                let w = &mut self.watches[k];
-                w.hits += 1;
-                let by = if self.session.pos().tick == 0 {
-                    " (written by the engine as the step began)"
-                } else {
-                    ""
-                };
-                lines.push(format!("Watchpoint {}: {} changed{by}", w.id, w.name));
-                lines.push(format!("  old: {}", super::super::view::summary(&old, 70)));
-                lines.push(format!("  new: {}", super::super::view::summary(&new, 70)));
-            }
+            (Event::Stopped, Some(hit)) => lines.extend(self.record_hit(hit)),
             (Event::StepDone(end), _) => lines.push(self.end_text(end)),
             (Event::Fault(e), _) => {
                 lines.push(format!("Machine error: {}", self.error_text(e)));
@@ -102,6 +90,42 @@ impl Debugger {
         lines.push(self.here());
         lines.extend(self.show_displays());
         lines.join("\n")
+    }
+
+    /// Counts a breakpoint's or watchpoint's hit (a temporary breakpoint
+    /// is deleted) and says what was hit.
+    fn record_hit(&mut self, hit: Hit) -> Vec<String> {
+        match hit {
+            Hit::Breakpoint(i) => {
+                let b = &mut self.breakpoints[i];
+                b.hits += 1;
+                let kind = if b.temporary {
+                    "Temporary breakpoint"
+                } else {
+                    "Breakpoint"
+                };
+                let line = format!("{kind} {}, {}", b.id, b.place);
+                if b.temporary {
+                    self.breakpoints.remove(i);
+                }
+                vec![line]
+            }
+            Hit::Watch(k, old, new) => {
+                let w = &mut self.watches[k];
+                w.hits += 1;
+                let by = if self.session.pos().tick == 0 {
+                    " (written by the engine as the step began)"
+                } else {
+                    ""
+                };
+                vec![
+                    format!("Watchpoint {}: {} changed{by}", w.id, w.name),
+                    format!("  old: {}", super::super::view::summary(&old, 70)),
+                    format!("  new: {}", super::super::view::summary(&new, 70)),
+                ]
+            }
+            Hit::Goal => Vec::new(),
+        }
     }
 
     fn end_text(&self, end: &RunEnd) -> String {
@@ -211,7 +235,17 @@ impl Debugger {
         self.go(Limit::Ticks(n), false, Goal::None)
     }
 
-    pub(crate) fn cont(&mut self) -> Result<String, String> {
+    /// `continue N`: on to the Nth breakpoint or watchpoint hit (the
+    /// hits on the way are counted), or the first other stop.
+    pub(crate) fn cont(&mut self, n: u64) -> Result<String, String> {
+        for _ in 1..n {
+            match self.run_probe(Limit::Unlimited, true, Goal::None) {
+                (Event::Stopped, Some(hit)) => {
+                    self.record_hit(hit);
+                }
+                (event, hit) => return Ok(self.stop_report(&event, hit)),
+            }
+        }
         self.go(Limit::Unlimited, true, Goal::None)
     }
 
@@ -300,11 +334,23 @@ impl Debugger {
         Ok(self.stop_report(&Event::Reached, None))
     }
 
-    pub(crate) fn reverse_step(&mut self) -> Result<String, String> {
+    /// `reverse-step N`: back to the start of the line before, N times.
+    pub(crate) fn reverse_step(&mut self, n: u64) -> Result<String, String> {
         let program = self.source_program(": use reverse-stepi")?;
+        for _ in 0..n {
+            let from = self.session.pos();
+            self.reverse_line(&program);
+            if self.session.pos() == from {
+                return Ok(format!("At the start of history.\n{}", self.here()));
+            }
+        }
+        Ok(self.stop_report(&Event::Reached, None))
+    }
+
+    /// Back to an instruction of another line than the present one, then
+    /// to that line's start.
+    fn reverse_line(&mut self, program: &super::super::source::Program) {
         let start = program.outer_line(&self.prog());
-        let from = self.session.pos();
-        // Back to an instruction of another line, then to that line's start.
         let mut line = None;
         for _ in 0..REVERSE_STEP_LIMIT {
             let Some(p) = self.session.previous_instruction() else {
@@ -322,20 +368,48 @@ impl Debugger {
                 _ => {}
             }
         }
-        if self.session.pos() == from {
-            return Ok(format!("At the start of history.\n{}", self.here()));
-        }
-        Ok(self.stop_report(&Event::Reached, None))
     }
 
     pub(crate) fn reverse_gstep(&mut self, n: u64) -> Result<String, String> {
         let pos = self.session.pos();
-        let step = pos.step.saturating_sub(n);
-        self.session.goto(Pos::done(step));
+        let origin = self.session.origin();
+        let target = Pos::done(pos.step.saturating_sub(n));
+        if target < origin || pos == origin {
+            self.session.goto(origin);
+            return Ok(format!("At the start of history.\n{}", self.here()));
+        }
+        self.session.goto(target);
         Ok(self.stop_report(&Event::Reached, None))
     }
 
-    pub(crate) fn reverse_continue(&mut self) -> Result<String, String> {
+    /// `reverse-continue N`: back to the Nth last breakpoint or
+    /// watchpoint hit (the hits on the way are counted).
+    pub(crate) fn reverse_continue(&mut self, n: u64) -> Result<String, String> {
+        for k in 1..=n {
+            match self.last_hit() {
+                Some((pos, hit)) => {
+                    self.session.goto(pos);
+                    if k == n {
+                        return Ok(self.stop_report(&Event::Stopped, hit));
+                    }
+                    if let Some(hit) = hit {
+                        self.record_hit(hit);
+                    }
+                }
+                None => break,
+            }
+        }
+        let origin = self.session.origin();
+        self.session.goto(origin);
+        Ok(format!(
+            "No breakpoint or watchpoint was hit before: at the start of history.\n{}",
+            self.here()
+        ))
+    }
+
+    /// The last breakpoint or watchpoint hit before now, if any, and what
+    /// was hit (the position is left anywhere).
+    fn last_hit(&mut self) -> Option<(Pos, Option<Hit>)> {
         let here = self.session.pos();
         let origin = self.session.origin();
         let program = self.program();
@@ -352,7 +426,8 @@ impl Debugger {
                 Goal::None,
                 program.as_deref(),
                 previous,
-            );
+            )
+            .with_edits(self.session.edits_taken());
             let mut found = None;
             let mut skip = false;
             while let Event::Stopped = self
@@ -365,17 +440,12 @@ impl Debugger {
                 found = Some((self.session.pos(), probe.hit.take()));
                 skip = true;
             }
-            if let Some((pos, hit)) = found {
-                self.session.goto(pos);
-                return Ok(self.stop_report(&Event::Stopped, hit));
+            if found.is_some() {
+                return found;
             }
             step -= 1;
         }
-        self.session.goto(origin);
-        Ok(format!(
-            "No breakpoint or watchpoint was hit before: at the start of history.\n{}",
-            self.here()
-        ))
+        None
     }
 
     pub(crate) fn profile(&mut self, n: u64) -> Result<String, String> {

@@ -270,7 +270,9 @@ fn action(tree: &Tree, own: bool, invalid: Option<bool>) -> Result<String, Strin
         .ok_or_else(|| undecodable("not an action (tag, argument)", tree))
 }
 
-fn decode_action(tree: &Tree, own: bool, invalid: Option<bool>) -> Option<String> {
+/// An action `(tag, argument)` in words; `own` with `invalid` tells a
+/// robot's own Passed from its Invalid (they encode alike).
+pub(super) fn decode_action(tree: &Tree, own: bool, invalid: Option<bool>) -> Option<String> {
     let (tag, arg) = tree.split()?;
     let i = || small_int(arg);
     let d = || {

@@ -22,6 +22,7 @@
 //! and Ints with long spines are not read; work is in proportion to the
 //! text shown, whatever the tree's logical size.
 
+use super::input::decode_action;
 use super::path::Step;
 use super::{ELEMENT_CHARS, LIST_SHOWN, ViewContext, decode_command, length, small_int};
 use crate::asm::show;
@@ -49,6 +50,8 @@ pub enum ValueType {
     Command,
     /// `instr`: one instruction.
     Instr,
+    /// `action`: an action of the input's action list, `(tag, argument)`.
+    Action,
     /// `tree`: any tree, shown in the readable form.
     Tree,
     /// `[T]`: a list of T.
@@ -61,8 +64,9 @@ pub enum ValueType {
 
 impl ValueType {
     /// The words of the type language (for completion).
-    pub const WORDS: [&'static str; 7] =
-        ["int", "bool", "dir", "command", "instr", "tree", "maybe"];
+    pub const WORDS: [&'static str; 8] = [
+        "int", "bool", "dir", "command", "instr", "action", "tree", "maybe",
+    ];
 
     /// Parses a type: `int`, `bool`, `dir`, `command`, `instr`, `tree`,
     /// `[T]`, `(T1, T2, ...)`, `maybe T`.
@@ -87,6 +91,7 @@ impl fmt::Display for ValueType {
             ValueType::Dir => f.write_str("dir"),
             ValueType::Command => f.write_str("command"),
             ValueType::Instr => f.write_str("instr"),
+            ValueType::Action => f.write_str("action"),
             ValueType::Tree => f.write_str("tree"),
             ValueType::List(t) => write!(f, "[{t}]"),
             ValueType::Tuple(ts) => {
@@ -180,6 +185,7 @@ impl TypeParser<'_> {
             "dir" => ValueType::Dir,
             "command" => ValueType::Command,
             "instr" => ValueType::Instr,
+            "action" => ValueType::Action,
             "tree" => ValueType::Tree,
             "maybe" => {
                 self.at += word.len();
@@ -287,6 +293,11 @@ impl Reader<'_> {
                     .flatten()
                     .ok_or_else(|| Self::mismatch("an instruction", tree))?;
                 self.push(&show::instruction(i, self.ctx.register_names))
+            }
+            ValueType::Action => {
+                let a = decode_action(tree, false, None)
+                    .ok_or_else(|| Self::mismatch("an action (tag, argument)", tree))?;
+                self.push(&a)
             }
             // Whole, up to the room left in the text.
             ValueType::Tree => {
