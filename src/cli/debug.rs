@@ -40,8 +40,30 @@ pub struct DebugArgs {
     /// Read the commands from this file instead of the terminal.
     #[arg(long, value_name = "FILE")]
     batch: Option<PathBuf>,
+    /// Run the commands of this file first (as `source FILE`), then read
+    /// commands as usual (repeatable; before the `-ex` commands).
+    #[arg(short = 'x', value_name = "FILE")]
+    x: Vec<PathBuf>,
+    /// Run this command first, then read commands as usual (repeatable, in
+    /// order): `-ex 'goto step 40 tick 0'`.
+    #[arg(long = "ex", value_name = "COMMAND")]
+    ex: Vec<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+}
+
+/// `constree debug -ex COMMAND` as gdb spells it: `-ex` is read as
+/// `--ex` (the command line's parser knows one-letter short options only).
+pub fn gdb_style(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.get(1).is_some_and(|a| a == "debug") {
+        // Not an `-ex` that is the value of another option (`--batch -ex`).
+        for k in 2..args.len() {
+            if args[k] == "-ex" && args[k - 1].to_str().is_none_or(|a| !a.starts_with("--")) {
+                args[k] = "--ex".into();
+            }
+        }
+    }
+    args
 }
 
 /// The default world of a lone program: 5 x 5, the robot in the middle.
@@ -127,17 +149,23 @@ fn banner(d: &Debugger) -> String {
 
 pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
     let mut debugger = debugger(&args)?;
+    // `-x FILE` and `-ex COMMAND`: run first, echoed as in batch mode.
+    let first: Vec<String> = (args.x.iter())
+        .map(|f| format!("source {}", f.display()))
+        .chain(args.ex.iter().cloned())
+        .collect();
     match &args.batch {
         Some(file) => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
-            Ok(batch(&mut debugger, text.lines().map(str::to_string)))
+            let lines = first.into_iter().chain(text.lines().map(str::to_string));
+            Ok(batch(&mut debugger, lines))
         }
         None if !std::io::stdin().is_terminal() => {
             let lines = std::io::stdin().lock().lines().map_while(Result::ok);
-            Ok(batch(&mut debugger, lines))
+            Ok(batch(&mut debugger, first.into_iter().chain(lines)))
         }
-        None => interactive(&mut debugger),
+        None => interactive(&mut debugger, &first),
     }
 }
 
@@ -179,7 +207,7 @@ fn history_file() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".constree_history")))
 }
 
-fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
+fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Failure> {
     // Tab completes as far as the candidates agree, a second Tab lists
     // them (as a shell does), rather than inserting the first.
     let config = rustyline::Config::builder()
@@ -192,6 +220,15 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
         let _ = editor.load_history(h);
     }
     println!("{}", banner(debugger));
+    for line in first {
+        println!("> {line}");
+        match debugger.execute(line) {
+            Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
+            Ok(Outcome::Output(_)) => {}
+            Ok(Outcome::Quit) => return Ok(ExitCode::SUCCESS),
+            Err(e) => println!("\x1b[31merror:\x1b[0m {e}"),
+        }
+    }
     let mut last = String::new();
     loop {
         let prompt = format!("({}) ", debugger.position());

@@ -143,7 +143,7 @@ pub fn shell_word(text: &str) -> String {
 
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(debug::gdb_style(std::env::args_os().collect()));
     let result = match cli.command {
         Command::Asm(args) => asm::run_asm(args),
         Command::Check(args) => asm::run_check(args),

@@ -40,6 +40,10 @@ pub struct Debugger {
     listed: Option<(u32, u32, u32)>,
     /// The program the breakpoints' code nodes are of.
     bound_to: Option<*const Program>,
+    /// Positions remembered by `checkpoint`.
+    checkpoints: Vec<session::Pos>,
+    /// Files `source` is reading, one inside another.
+    sourcing: usize,
 }
 
 impl Debugger {
@@ -55,6 +59,8 @@ impl Debugger {
             next_display: 1,
             listed: None,
             bound_to: None,
+            checkpoints: Vec::new(),
+            sourcing: 0,
         }
     }
 
