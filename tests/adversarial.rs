@@ -188,12 +188,9 @@ fn a_doubled_register_costs_its_distinct_nodes() {
 #[test]
 fn a_replay_stores_shared_nodes_once() {
     let world = doubled_world();
-    let replay = Replay {
-        name: "doubled".into(),
-        scenario: String::new(),
-        images: Vec::new(),
-        worlds: vec![world.clone(), world],
-    };
+    let mut replay = Replay::new("doubled".into(), String::new(), Vec::new());
+    replay.push(&world);
+    replay.push(&world);
     let json = bounded("a replay", 0, 5_000, || replay.to_json());
     assert!(json.len() < 20_000, "{} bytes", json.len());
     let back = bounded("reading it back", 500, 5_000, || {

@@ -100,7 +100,7 @@ fn the_bots_hunt_collect_shields_and_build() {
         let killed = games
             .iter()
             .filter(|(c, r)| {
-                let last = r.worlds.last().unwrap();
+                let last = r.last_world().unwrap();
                 robots_of(last, *c).count() > 0
                     && last
                         .cells
@@ -115,15 +115,14 @@ fn the_bots_hunt_collect_shields_and_build() {
         );
         let most_robots = games
             .iter()
-            .flat_map(|(c, r)| r.worlds.iter().map(move |w| robots_of(w, *c).count()))
+            .flat_map(|(c, r)| r.worlds().map(move |w| robots_of(&w, *c).count()))
             .max()
             .unwrap();
         let most_shields = games
             .iter()
             .flat_map(|(c, r)| {
-                r.worlds
-                    .iter()
-                    .flat_map(move |w| robots_of(w, *c).map(shields).collect::<Vec<_>>())
+                r.worlds()
+                    .flat_map(move |w| robots_of(&w, *c).map(shields).collect::<Vec<_>>())
             })
             .max()
             .unwrap();
@@ -161,12 +160,11 @@ fn the_guards_mines_stay_and_the_breeders_pups_move() {
                 .collect()
         };
         let born = replay
-            .worlds
-            .iter()
-            .position(|w| !children(w).is_empty())
+            .worlds()
+            .position(|w| !children(&w).is_empty())
             .unwrap_or_else(|| panic!("{bot} built no child"));
-        let first = children(&replay.worlds[born])[0];
-        let later = children(&replay.worlds[(born + 6).min(replay.worlds.len() - 1)]);
+        let first = children(&replay.world(born).unwrap())[0];
+        let later = children(&replay.world((born + 6).min(replay.len() - 1)).unwrap());
         assert_eq!(
             !later.contains(&first),
             moving,

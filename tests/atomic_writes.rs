@@ -4,7 +4,7 @@
 mod cli_common;
 
 use cli_common::scratch_dir;
-use constree::image::format::{write_atomically, write_atomically_with};
+use constree::files::{write_output, write_output_with};
 use std::io::Write;
 use std::path::Path;
 
@@ -21,8 +21,8 @@ fn files_in(dir: &Path) -> Vec<String> {
 fn a_writer_that_fails_midway_changes_nothing() {
     let dir = scratch_dir("atomic_writes");
     let path = dir.join("bot.ctm");
-    write_atomically(&path, b"the old image").unwrap();
-    let result = write_atomically_with(&path, |f| {
+    write_output(&path, b"the old image").unwrap();
+    let result = write_output_with(&path, |f| {
         f.write_all(b"half of the new ")?;
         Err(std::io::Error::other("the disk is full"))
     });
@@ -30,10 +30,10 @@ fn a_writer_that_fails_midway_changes_nothing() {
     assert_eq!(std::fs::read(&path).unwrap(), b"the old image");
     assert_eq!(files_in(&dir), ["bot.ctm"], "no temporary file is left");
     // A successful write replaces the file whole.
-    write_atomically(&path, b"the new image").unwrap();
+    write_output(&path, b"the new image").unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), b"the new image");
     assert_eq!(files_in(&dir), ["bot.ctm"]);
     // A directory that does not exist: an error, nothing written.
-    assert!(write_atomically(&dir.join("no/such/dir/x.ctm"), b"x").is_err());
+    assert!(write_output(&dir.join("no/such/dir/x.ctm"), b"x").is_err());
     assert_eq!(files_in(&dir), ["bot.ctm"]);
 }

@@ -335,3 +335,30 @@ fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
     let err = cli_common::failure_of(&["run", &format!("{root}/README.md")]);
     assert!(err.contains("README.md:3:10: key with no value"), "{err}");
 }
+
+#[test]
+fn exec_fails_with_code_1_naming_the_register_and_line_when_the_machine_fails() {
+    let dir = cli_common::scratch_dir("exec_machine_error");
+    let source = dir.join("bad.cta");
+    std::fs::write(
+        &source,
+        "use std/control\nreg heading\nreg trail\nmain:\n  mov heading, #3\n  deconstruct trail, trail, trail\n  halt\n",
+    )
+    .unwrap();
+    let out = cli_common::constree(
+        &["exec", cli_common::arg(&source), "--show", "heading:dir"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = cli_common::text(&out.stdout);
+    assert!(
+        stdout.contains("machine error: deconstruct of Nil in trail"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("bad.cta:6"), "{stdout}");
+    assert!(
+        stdout.contains("empty (wiped by the machine error)"),
+        "{stdout}"
+    );
+    assert!(cli_common::text(&out.stderr).contains("the machine failed at step 1"));
+}

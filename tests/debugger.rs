@@ -550,7 +550,7 @@ fn a_recorded_game_is_debugged_with_its_images() {
     let board = text(&shown.stdout);
     let blue = board.lines().filter(|l| l.contains("BLU")).count();
     assert!(blue > 0);
-    assert_eq!(replay.worlds.len(), 21);
+    assert_eq!(replay.len(), 21);
     assert!(transcript.contains("after step 4"), "{transcript}");
 }
 

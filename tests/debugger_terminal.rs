@@ -109,7 +109,7 @@ fn prompt_completion_and_interrupt_in_a_terminal() {
     std::fs::write(
         &scenario,
         format!(
-            "steps = 100\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 2000000000\nprogram = {:?}\n",
+            "steps = 100\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 2000000000\nprogram = {:?}\n[limits]\nspeed = 2000000000\n",
             walker.display().to_string()
         ),
     )

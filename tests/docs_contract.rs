@@ -5,12 +5,13 @@
 //! Tick counts are measured by running the machine.
 
 mod machine_common;
+mod semantics_gen;
 
 use constree::asm::ast::KEYWORDS;
 use constree::asm::diagnostics::Severity;
 use constree::asm::help::HELP;
 use constree::asm::source::{MemoryLoader, SourceFile};
-use constree::asm::{Assembly, assemble, assemble_file};
+use constree::asm::{Assembly, Faults, assemble, assemble_file, semantics};
 use constree::encoding::{Decode, Encode};
 use constree::image::Image;
 use constree::machine::{Instruction, MachineError, Register, run_for, run_machine};
@@ -1388,4 +1389,202 @@ fn the_code_table_is_the_assemblers() {
         .collect();
     let known: Vec<&str> = HELP.iter().map(|(c, _)| *c).collect();
     assert_eq!(table, known, "one row per code, in the order of the codes");
+}
+
+// What a program means: each rule of the source semantics, checked on the
+// semantics (`constree::asm::semantics`) and, through the differential
+// harness, on the engine's run of the assembler's image.
+
+/// A program's meaning and the check that the image does the same.
+fn meaning(source: &str, budget: u64) -> (semantics::Program, semantics::Run) {
+    let loader = MemoryLoader::default().with("main.cta", source);
+    semantics_gen::check(&loader, "main.cta", budget, Faults::default())
+        .unwrap_or_else(|e| panic!("{e}\n{source}"));
+    let program = semantics::load(
+        &loader,
+        SourceFile::new("main.cta".into(), Some("main.cta".into()), source.into()),
+    )
+    .expect("the semantics defines it");
+    let run = semantics::run(&program, budget);
+    (program, run)
+}
+
+/// The instruction positions of a program's labels.
+fn at(program: &semantics::Program, label: &str) -> Option<usize> {
+    program.labels[label]
+}
+
+#[test]
+fn semantics_labels_denote_the_code_after_them() {
+    states(
+        "A label denotes the code that starts at the first instruction after it in its sequence (Nil if none follows).",
+    );
+    let (program, run) = meaning(
+        "use std/control\nmain:\n    jmp empty\nfull:\n\nlast:\n    halt\nempty:\n",
+        10,
+    );
+    assert_eq!(at(&program, "full"), at(&program, "last"));
+    assert_eq!(at(&program, "empty"), None);
+    // Jumping to `empty` writes Nil to prog: the program halts.
+    assert!(matches!(run.outcome, semantics::Outcome::Halted));
+    assert_eq!(run.ticks, 1);
+}
+
+#[test]
+fn semantics_what_follows_an_instruction() {
+    states(
+        "**What follows an instruction** is the next instruction of its sequence, except at the end of the sequence and after the last instruction of a block that ends",
+    );
+    states(
+        "unless the instruction before it in the block reads `prog` as data. There the code ends: nothing follows.",
+    );
+    states("A block that ends with a `call` is the exception");
+    let (program, _) = meaning(
+        "use std/control\nreg r\nreg z 0 = nil\nmain:\n    jnil r, a\na:\n    call f\nb:\n    copyifnil z, b, prog\nc:\n    jmp d\nd:\n    halt\nf:\n    ret\n",
+        100,
+    );
+    let next = |k: usize| program.instrs[k].next;
+    // jnil falls through; call's jump goes on into `b`.
+    assert_eq!(next(0), at(&program, "a"));
+    assert_eq!(next(2), at(&program, "b"));
+    // `z` has a value, so it is not a register that can only hold Nil.
+    assert_eq!(next(3), at(&program, "c"));
+    // A jump ends its block; so does a halt; so does the end of the code.
+    assert_eq!(next(4), None);
+    assert_eq!(next(5), None);
+}
+
+#[test]
+fn semantics_the_start_and_a_tick() {
+    states(
+        "**The start.** `prog` holds the code of the label `entry` names, or else the code starting at the main file's first instruction.",
+    );
+    states(
+        "Every instruction run is one tick; nothing else costs a tick, so falling into the next block is free, and a macro costs the instructions it expands to.",
+    );
+    let (program, run) = meaning(
+        "use std/control\nreg a = 1\nreg b = 2\nhelper:\n    swap a, b\n    ret\nentry main\nmain:\n    call helper\nnext:\n    halt\n",
+        100,
+    );
+    assert_eq!(program.start, at(&program, "main"));
+    assert!(program.entry_moved);
+    // call 2, swap 3, ret 2, halt 1.
+    assert_eq!(run.ticks, 8);
+    assert_eq!(
+        run.registers[program.register_numbered(3).unwrap()].size(),
+        Some(int(2).size())
+    );
+}
+
+#[test]
+fn semantics_operands_and_instructions() {
+    states(
+        "A register's name, `@N` and a number alone denote a declared register, which instructions read and write. A label denotes its code, and a constant, `#e` or any other value denotes that value: these are read, never written.",
+    );
+    states(
+        "The front of code is its first instruction, and its back the code after that instruction.",
+    );
+    let (program, run) = meaning(
+        "use std/control\nreg a\nreg b\nreg c @9\nmain:\n    mov a, there\n    deconstruct a, b, @9\n    construct 3, #5, a\n    jmp c\nthere:\n    nilify b\n    halt\n",
+        100,
+    );
+    use semantics::{Operand, Value};
+    let value = |r: usize| &run.registers[program.register_numbered(r as i64).unwrap()];
+    let there = at(&program, "there").unwrap();
+    assert!(matches!(program.instrs[0].operands[1], Operand::Value(Value::Code(p)) if p == there));
+    assert!(matches!(
+        program.instrs[2].operands[0],
+        Operand::Register(_)
+    ));
+    // b holds the instruction `nilify b`, c the code after it (a halt),
+    // and a is `Cons a 5`.
+    assert!(matches!(value(4), Value::Instr(p) if *p == there));
+    assert!(matches!(value(9), Value::Code(p) if Some(*p) == program.instrs[there].next));
+    assert!(matches!(value(3), Value::Cons(_)));
+    assert!(matches!(run.outcome, semantics::Outcome::Halted));
+}
+
+#[test]
+fn semantics_errors_stop_the_program() {
+    states(
+        "`deconstruct` of a register holding Nil is an error in that register; writing a value larger than a register's limit is an error in that register.",
+    );
+    let (_, run) = meaning("use std/control\nreg a\nmain:\n    pop a, out\n", 10);
+    assert!(matches!(
+        run.outcome,
+        semantics::Outcome::Failed {
+            fault: semantics::Fault::DeconstructNil(3),
+            ..
+        }
+    ));
+    let (_, run) = meaning(
+        "use std/control\nreg a 2\nmain:\n    load a, [0]\n    load a, [0, 0, 0]\n",
+        10,
+    );
+    assert!(matches!(
+        run.outcome,
+        semantics::Outcome::Failed {
+            fault: semantics::Fault::OutOfMemory(3),
+            ..
+        }
+    ));
+    assert_eq!(run.ticks, 1);
+}
+
+#[test]
+fn semantics_calls_return_after_the_call() {
+    states(
+        "pops that code and continues with what follows the jump: the instruction after the `call`.",
+    );
+    let (program, run) = meaning(
+        "use std/control\nreg n = [0, 0, 0]\nreg trail\nmain:\n    call down\n    halt\ndown:\n    jnil n, .out\n    pop n, scratch\n    push trail, n\n    call down\n.out:\n    ret\n",
+        1000,
+    );
+    assert!(matches!(run.outcome, semantics::Outcome::Halted));
+    // main's call and three recursive ones, all to `down`.
+    assert_eq!(run.deepest_recursion, 4);
+    assert!(program.callstack.is_some());
+}
+
+#[test]
+fn semantics_images_are_the_memory_of_another_program() {
+    states(
+        "`image(FILE)` denotes the memory that the image of the program in FILE starts with: that program's declared registers, each with its declared limit and value, and its `prog` holding its start",
+    );
+    let loader = MemoryLoader::default()
+        .with(
+            "main.cta",
+            "use std/control\nreg keep 100000\nmain:\n    mov keep, image(\"kid.cta\")\n    halt\n",
+        )
+        .with("kid.cta", "reg k 7 = [1]\nmain:\n    nilify k\n");
+    semantics_gen::check(&loader, "main.cta", 10, Faults::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let program = semantics::load(
+        &loader,
+        SourceFile::new("main.cta".into(), Some("main.cta".into()), String::new() + "use std/control\nreg keep 100000\nmain:\n    mov keep, image(\"kid.cta\")\n    halt\n"),
+    )
+    .expect("loads");
+    let semantics::Operand::Value(semantics::Value::Image(kid)) = &program.instrs[0].operands[1]
+    else {
+        panic!("not an image");
+    };
+    let k = &kid.registers[kid.register_numbered(3).expect("k is r3")];
+    assert_eq!((k.name.as_str(), k.limit), ("k", 7));
+    assert_eq!(kid.start, Some(0));
+}
+
+#[test]
+fn semantics_leaves_layout_open() {
+    states("running data that is not code, `index(...)` of a label, and hand-laid blocks.");
+    let load = |source: &str| {
+        let loader = MemoryLoader::default();
+        semantics::load(
+            &loader,
+            SourceFile::new("t.cta".into(), None, source.into()),
+        )
+    };
+    assert!(load("block b\n    nilify out\nend\n").is_err());
+    let program = load("use std/control\nmain:\n    load out, index(main)\n").expect("loads");
+    let run = semantics::run(&program, 10);
+    assert!(matches!(run.outcome, semantics::Outcome::Undefined(_)));
 }

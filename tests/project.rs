@@ -299,3 +299,46 @@ fn expectations_are_checked_at_their_steps() {
         .map(String::from)
     );
 }
+
+#[test]
+fn filter_quiet_and_verbose_choose_what_test_checks_and_prints() {
+    let root = scratch_dir("project_filter");
+    assert!(constree_in(&root, &["new", "p"]).status.success());
+    let project = root.join("p");
+    let game = project.join("game.toml");
+    let original = std::fs::read_to_string(&game).unwrap();
+    std::fs::write(&game, original.replace("Red = 7", "Red = 8")).unwrap();
+    // Only the checks whose description contains the text are checked.
+    let out = constree_in(&project, &["test", "--filter", "trail"]);
+    assert_eq!(
+        text(&out.stdout),
+        "game.toml: p, 10 steps\n  ok      bot's trail is [nil, nil, nil, nil] after 4 steps\n1 passed, 0 failed\n"
+    );
+    assert!(out.status.success());
+    // Quiet: the failure under its file, and the count; nothing that passed.
+    let out = constree_in(&project, &["test", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("game.toml: p, 10 steps\n  FAILED  game.toml:"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("ok "), "{stdout}");
+    assert!(stdout.ends_with("3 passed, 1 failed\n"), "{stdout}");
+    // Verbose: where each check that passed is written.
+    let line = original
+        .lines()
+        .position(|l| l.contains("trail ="))
+        .unwrap()
+        + 1;
+    let out = constree_in(&project, &["test", "--verbose", "--filter", "trail"]);
+    assert!(
+        text(&out.stdout).contains(&format!("after 4 steps (game.toml:{line}")),
+        "{}",
+        text(&out.stdout)
+    );
+    // A filter that matches nothing is an error, not a pass.
+    let out = constree_in(&project, &["test", "--filter", "no such check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no expectation's description contains"));
+}

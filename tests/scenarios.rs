@@ -223,10 +223,10 @@ fn a_replay_gives_back_every_step() {
         stdout_of(&["run", arg(&file), "--record", arg(&record)]);
         let replay = Replay::load(&record).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(replay.name, scenario.name);
-        assert_eq!(replay.worlds.len() as u64, scenario.steps + 1);
+        assert_eq!(replay.len() as u64, scenario.steps + 1);
         let mut game = Game::new(&scenario);
-        for (k, world) in replay.worlds.iter().enumerate() {
-            assert_eq!(world, &game.world, "{path}: step {k}");
+        for (k, world) in replay.worlds().enumerate() {
+            assert_eq!(world, game.world, "{path}: step {k}");
             game.play_step(None);
         }
         // Saved again, it reads back the same.

@@ -268,7 +268,7 @@ fn the_random_bot_varies_from_round_to_round() {
                 .iter()
                 .position(|c| c.as_ref().is_some_and(|sq| !sq.robots.is_empty()))
         };
-        let path: Vec<_> = replay.worlds.iter().map(cell_of).collect();
+        let path: Vec<_> = replay.worlds().map(|w| cell_of(&w)).collect();
         assert_eq!(path[0], Some(result.players[0].start.0 as usize));
         paths.insert(path);
     }
@@ -285,16 +285,16 @@ fn a_recorded_round_is_the_round_played() {
         let (result, replay) = t.record_round(round).expect("records");
         assert_eq!(result, outcome.rounds[round - 1]);
         assert_eq!(result, t.play_round(round).unwrap());
-        assert_eq!(replay.worlds.len(), 7);
+        assert_eq!(replay.len(), 7);
         // Its scenario gives its start (what `debug --replay` checks), and
         // the engine takes the start to the end.
         let scenario = replay.scenario().expect("the replay's scenario loads");
-        assert_eq!(scenario.world(scenario.seed).0, replay.worlds[0]);
+        assert_eq!(Some(&scenario.world(scenario.seed).0), replay.first_world());
         let mut names: Vec<&str> = scenario.robots.iter().map(|r| r.name.as_str()).collect();
         names.sort_unstable();
         assert_eq!(names, ["passer", "striker"]);
-        let end = (0..6).fold(replay.worlds[0].clone(), |w, _| update(w));
-        assert_eq!(&end, replay.worlds.last().unwrap());
+        let end = (0..6).fold(replay.world(0).unwrap(), |w, _| update(w));
+        assert_eq!(&end, replay.last_world().unwrap());
     }
     assert!(
         t.record_round(6)
@@ -308,7 +308,7 @@ fn a_recorded_round_is_the_round_played() {
 /// its last world (what `replay`, `debug` and `test` show).
 fn replay_scores(replay: &constree::scenario::replay::Replay) -> Vec<(String, i64, i64)> {
     let scenario = replay.scenario().expect("the replay's scenario loads");
-    let mut scores: Vec<_> = scores(&scenario, replay.worlds.last().unwrap())
+    let mut scores: Vec<_> = scores(&scenario, replay.last_world().unwrap())
         .into_iter()
         .map(|s| (s.player, s.points, s.score))
         .collect();
@@ -396,7 +396,7 @@ fn hostile_players_finish_in_time_bounded_by_speeds_and_steps() {
     // speed); the guard is generous.
     assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
     let (_, replay) = t.record_round(1).unwrap();
-    let last = replay.worlds.last().unwrap();
+    let last = replay.last_world().unwrap();
     let robots = last.cells[0].as_ref().unwrap().robots.len();
     assert!(robots > 3, "the builder built: {robots} robots");
     assert!(robots <= 3 + kits, "no more robots than frames: {robots}");

@@ -72,8 +72,8 @@ fuzz_target!(|data: &[u8]| {
             replay
         );
         let start = replay.scenario().expect("the recorded scenario loads");
-        assert_eq!(start.world(start.seed).0, replay.worlds[0]);
-        let end = (0..scenario.steps).fold(replay.worlds[0].clone(), |w, _| update(w));
-        assert_eq!(&end, replay.worlds.last().unwrap());
+        assert_eq!(Some(&start.world(start.seed).0), replay.first_world());
+        let end = (0..scenario.steps).fold(replay.world(0).unwrap(), |w, _| update(w));
+        assert_eq!(&end, replay.last_world().unwrap());
     });
 });

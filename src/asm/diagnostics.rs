@@ -201,6 +201,29 @@ impl CharIndexes {
     }
 }
 
+/// A diagnostic about a file with no text (one that could not be read):
+/// there is no line to underline, so it is the header, then its notes and
+/// help, each on a line of its own.
+fn render_without_snippet(d: &Diagnostic, colour: bool) -> String {
+    let (word, sgr) = match d.severity {
+        Severity::Error => ("Error", "31"),
+        Severity::Warning => ("Warning", "33"),
+    };
+    let header = format!("[{}] {word}:", d.code);
+    let mut out = if colour {
+        format!("\x1b[{sgr}m{header}\x1b[0m {}\n", d.message)
+    } else {
+        format!("{header} {}\n", d.message)
+    };
+    for n in &d.notes {
+        out.push_str(&format!("   = Note: {n}\n"));
+    }
+    if let Some(h) = &d.help {
+        out.push_str(&format!("   = Help: {h}\n"));
+    }
+    out
+}
+
 fn render_one(d: &Diagnostic, sources: &Sources, colour: bool, chars: &mut CharIndexes) -> String {
     let name = |s: Span| sources.get(s.file).name.clone();
     let mut range = |s: Span| chars.range(sources, s);
@@ -214,6 +237,9 @@ fn render_one(d: &Diagnostic, sources: &Sources, colour: bool, chars: &mut CharI
         Color::Yellow
     };
     let (span, text) = &d.primary;
+    if sources.get(span.file).text.is_empty() && d.labels.is_empty() {
+        return render_without_snippet(d, colour);
+    }
     let mut report = Report::build(kind, (name(*span), range(*span)))
         .with_config(
             Config::new()

@@ -24,6 +24,7 @@ pub mod listing;
 pub mod macros;
 pub mod parser;
 pub mod resolve;
+pub mod semantics;
 pub mod show;
 pub mod source;
 pub mod suggest;

@@ -178,8 +178,7 @@ impl Loader for DiskLoader {
                 let display = format!("std/{name}.cta");
                 if let Some(dir) = &self.stdlib_dir {
                     let path = dir.join(format!("{name}.cta"));
-                    let text = std::fs::read_to_string(&path)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    let text = crate::files::read_named_text(&path)?;
                     return Ok(SourceFile::new(display, Some(path), text));
                 }
                 embedded_stdlib()
@@ -193,8 +192,13 @@ impl Loader for DiskLoader {
                     Some(dir) if path.is_relative() => dir.join(path),
                     _ => path.clone(),
                 };
-                let text = std::fs::read_to_string(&full)
-                    .map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+                // The root file is named on the command line; the others
+                // inside files.
+                let text = match from {
+                    None => crate::files::read_input_text(&full),
+                    Some(_) => crate::files::read_named_text(&full),
+                }
+                .map_err(|e| format!("cannot read {e}"))?;
                 Ok(SourceFile::new(
                     full.display().to_string(),
                     Some(full),

@@ -5,7 +5,6 @@ use crate::asm::source::DiskLoader;
 use crate::asm::{Assembly, assemble_file};
 use crate::image::Image;
 use crate::image::format::{load, save};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -30,7 +29,8 @@ impl StdlibOption {
 pub struct AsmArgs {
     /// The program (`.cta`).
     file: PathBuf,
-    /// Where to write the image (default: the file with `.ctm`).
+    /// Where to write the image (default: the file with `.ctm`; needed when
+    /// the program is `-`, standard input). Never a file the program reads.
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Print each register, its limit, size and code with source lines.
@@ -61,7 +61,10 @@ pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption) -> Assembly {
     let loader = DiskLoader::new(stdlib.stdlib.clone());
     let assembly = assemble_file(&loader, file);
     if !assembly.diagnostics.is_empty() {
-        eprint!("{}", assembly.render(std::io::stderr().is_terminal()));
+        eprint!(
+            "{}",
+            assembly.render(super::style::colour(super::style::Stream::Stderr))
+        );
     }
     assembly
 }
@@ -82,9 +85,15 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
     let Some(image) = assembly.image else {
         return Ok(ExitCode::FAILURE);
     };
-    let output = args
-        .output
-        .unwrap_or_else(|| args.file.with_extension("ctm"));
+    let output = match args.output {
+        Some(output) => output,
+        None if args.file == Path::new("-") => {
+            return Err(Failure(
+                "a program read from standard input needs -o FILE for its image".into(),
+            ));
+        }
+        None => args.file.with_extension("ctm"),
+    };
     save(&image, &output)?;
     if args.listing {
         print!("{}", crate::asm::listing::listing(&image));

@@ -12,8 +12,14 @@ pub struct Args {
     dir: PathBuf,
     /// Instead of checking DIR, write random machine and world vectors
     /// computed by constree into it, for the reference's `oracle check DIR`.
+    /// DIR is made whole (a new folder, renamed into place); counts that
+    /// would not fit on the disk are refused before anything is written.
     #[arg(long)]
     generate: bool,
+    /// With --generate: replace DIR whole when it holds files (without it, a
+    /// folder that is not empty is refused).
+    #[arg(long, requires = "generate")]
+    replace: bool,
     /// With --generate: the random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -27,8 +33,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     if args.generate {
-        crate::conformance::generate::generate(&args.dir, args.seed, args.machines, args.worlds)
-            .map_err(|e| Failure(format!("{}: {e}", args.dir.display())))?;
+        crate::conformance::generate::generate(
+            &args.dir,
+            args.seed,
+            args.machines,
+            args.worlds,
+            args.replace,
+        )
+        .map_err(|e| Failure(format!("{}: {e}", args.dir.display())))?;
         println!(
             "{}: {} machines and {} worlds from seed {}",
             args.dir.display(),

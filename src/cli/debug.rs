@@ -55,9 +55,9 @@ pub struct DebugArgs {
 /// `constree debug -ex COMMAND` as gdb spells it: `-ex` is read as
 /// `--ex` (the command line's parser knows one-letter short options only).
 pub fn gdb_style(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    if args.get(1).is_some_and(|a| a == "debug") {
+    if let Some(at) = args.iter().position(|a| a == "debug") {
         // Not an `-ex` that is the value of another option (`--batch -ex`).
-        for k in 2..args.len() {
+        for k in at + 1..args.len() {
             if args[k] == "-ex" && args[k - 1].to_str().is_none_or(|a| !a.starts_with("--")) {
                 args[k] = "--ex".into();
             }
@@ -87,7 +87,7 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
         let replay = Replay::load(file)?;
         let scenario = replay.scenario()?;
         let (world, _) = scenario.world(scenario.seed);
-        if replay.worlds.first() != Some(&world) {
+        if replay.first_world() != Some(&world) {
             return Err(Failure(format!(
                 "{}: the recorded start differs from its scenario's",
                 file.display()
@@ -156,8 +156,7 @@ pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
         .collect();
     match &args.batch {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
+            let text = crate::files::read_input_text(file).map_err(Failure)?;
             let lines = first.into_iter().chain(text.lines().map(str::to_string));
             Ok(batch(&mut debugger, lines))
         }
@@ -230,11 +229,20 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
         }
     }
     let mut last = String::new();
+    let colour = super::style::colour(super::style::Stream::Stdout);
+    let paint = |code: &str, text: &str| {
+        if colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    };
     loop {
         let prompt = format!("({}) ", debugger.position());
         editor.set_helper(Some(DebugHelper {
             symbols: debugger.symbols(),
-            prompt: format!("\x1b[1;36m{prompt}\x1b[0m"),
+            prompt: paint("1;36", &prompt),
+            hint_style: colour.then_some("2"),
         }));
         let line = match editor.readline(&prompt) {
             Ok(line) => line,
@@ -267,7 +275,7 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
             Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
             Ok(Outcome::Output(_)) => {}
             Ok(Outcome::Quit) => break,
-            Err(e) => println!("\x1b[31merror:\x1b[0m {e}"),
+            Err(e) => println!("{} {e}", paint("31", "error:")),
         }
     }
     if let Some(h) = &history {
@@ -281,6 +289,8 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
 struct DebugHelper {
     symbols: Vec<String>,
     prompt: String,
+    /// The SGR code hints are drawn in, when colour is on.
+    hint_style: Option<&'static str>,
 }
 
 impl Completer for DebugHelper {
@@ -381,7 +391,10 @@ impl Highlighter for DebugHelper {
     }
 
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
-        Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+        match self.hint_style {
+            Some(code) => Cow::Owned(format!("\x1b[{code}m{hint}\x1b[0m")),
+            None => Cow::Borrowed(hint),
+        }
     }
 }
 
@@ -399,6 +412,7 @@ mod tests {
                 .map(String::from)
                 .to_vec(),
             prompt: String::new(),
+            hint_style: None,
         }
     }
 

@@ -5,6 +5,8 @@ use super::{Failure, kind};
 use crate::asm::{parse_literal, show};
 use crate::debugger::view::{ValueType, ViewContext, show_as};
 use crate::machine::run_machine;
+use crate::scenario::game::locate_fault;
+use crate::words::count;
 use crate::world::robot::{INPUT, OUTPUT};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,6 +46,7 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
     let shown = registers_to_show(&args.show, &image)?;
     let register_names: Vec<String> = image.registers.iter().map(|r| r.name.clone()).collect();
     let mut memory = image.memory();
+    let mut failed_at = None;
     for step in 1..=args.steps {
         // As the engine does: read and clear the output, write the input, run.
         let output = memory.get(OUTPUT).map(|r| r.contents.clone());
@@ -56,12 +59,20 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         if let (Some(input), Some(register)) = (&input, memory.get_mut(INPUT)) {
             register.fit_tree(input.clone());
         }
+        let before = memory.clone();
         match run_machine(args.speed, &mut memory) {
             Ok(report) if report.halted => {
-                println!("step {step}: halted after {} ticks", report.ticks)
+                println!("step {step}: halted after {}", count(report.ticks, "tick"))
             }
-            Ok(report) => println!("step {step}: ran {} ticks", report.ticks),
-            Err(e) => println!("step {step}: machine error: {e}; every register was wiped"),
+            Ok(report) => println!("step {step}: ran {}", count(report.ticks, "tick")),
+            Err(e) => {
+                println!(
+                    "step {step}: machine error: {}; every register was wiped\n    in {}",
+                    image.error_text(&e),
+                    locate_fault(before, args.speed, Some(&image))
+                );
+                failed_at.get_or_insert(step);
+            }
         }
     }
     println!();
@@ -81,6 +92,9 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         let name = image.registers.get(i).map_or("", |r| r.name.as_str());
         let is_code = image.source_map.registers.iter().any(|m| m.register == i);
         let shown = match (ty, show::code(&r.contents)) {
+            (Some(_), _) if r.contents.is_nil() && failed_at.is_some() => {
+                "empty (wiped by the machine error)".to_string()
+            }
             (Some(ty), _) => {
                 let label = if name.is_empty() {
                     format!("r{i}")
@@ -98,7 +112,14 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
         };
         println!("r{i:<3} {name:<16} size {:<8} {shown}", r.contents.size());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(match failed_at {
+        // The machine failed: exit code 1, as for any check that fails.
+        Some(step) => {
+            eprintln!("error: the machine failed at step {step} (see above)");
+            ExitCode::FAILURE
+        }
+        None => ExitCode::SUCCESS,
+    })
 }
 
 /// A register `--show` names, and the type to read it as if one is given.

@@ -3,21 +3,13 @@
 use super::Failure;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
-/// The whole text of a file, or of standard input for `-`.
+/// The whole text of a file, or of standard input for `-` (see
+/// [`crate::files::read_input`]).
 pub fn read_text(path: &Path) -> Result<String, Failure> {
-    let mut text = String::new();
-    if path == Path::new("-") {
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| Failure(format!("<stdin>: {e}")))?;
-    } else {
-        text = std::fs::read_to_string(path)
-            .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
-    }
-    Ok(text)
+    crate::files::read_input_text(path).map_err(Failure)
 }
 
 /// Reads a JSON file, in the plain form or the shared form (`--shared`
@@ -25,14 +17,8 @@ pub fn read_text(path: &Path) -> Result<String, Failure> {
 /// column.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
     let text = read_text(path)?;
-    crate::tree::json::from_str(&text).map_err(|e| {
-        let name = if path == Path::new("-") {
-            "<stdin>".into()
-        } else {
-            path.display().to_string()
-        };
-        Failure(format!("{name}: {e}"))
-    })
+    crate::tree::json::from_str(&text)
+        .map_err(|e| Failure(format!("{}: {e}", crate::files::display(path))))
 }
 
 /// A writer that refuses to write more than `left` bytes in all.

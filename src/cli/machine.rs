@@ -46,7 +46,15 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                     file.display()
                 ))
             })?;
-            print_json(&Outcome::of_run(speed, memory), shared)?;
+            let cap = crate::limits::MAX_MACHINE_NODES.get();
+            let outcome = Outcome::of_run_capped(speed, memory, cap).map_err(|ticks| {
+                Failure(format!(
+                    "{}: after {ticks} ticks the machine holds more than {cap} tree nodes, \
+                     the most `machine run` lets it build (CONSTREE_MAX_NODES=NODES raises the limit)",
+                    crate::files::display(&file)
+                ))
+            })?;
+            print_json(&outcome, shared)?;
             Ok(ExitCode::SUCCESS)
         }
     }

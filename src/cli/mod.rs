@@ -8,8 +8,10 @@ mod input;
 mod kind;
 mod machine;
 mod new;
+pub mod reference;
 mod render;
 mod run;
+pub mod style;
 mod test;
 mod tournament;
 mod world;
@@ -30,6 +32,8 @@ The constree repository's docs/tutorial.md is the guided tour.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    global: style::GlobalOptions,
 }
 
 #[derive(Subcommand)]
@@ -120,6 +124,80 @@ Inside, `help` lists the debugger's commands (docs/debugger.md).")]
     },
 }
 
+/// Clap's error for an unknown subcommand, with the suggestion made by
+/// the rule used for every name constree suggests
+/// ([`crate::asm::suggest::nearest`]: `rn` is `run`), among the
+/// subcommands of the command the unknown word was given to; other errors
+/// unchanged.
+fn suggest_subcommand(error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::InvalidSubcommand {
+        return error;
+    }
+    let Some(ContextValue::String(word)) = error.get(ContextKind::InvalidSubcommand).cloned()
+    else {
+        return error;
+    };
+    let mut command = <Cli as clap::CommandFactory>::command();
+    for arg in std::env::args().skip(1) {
+        if arg == word {
+            break;
+        }
+        if let Some(sub) = command.find_subcommand(&arg).cloned() {
+            command = sub;
+        }
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let nearest = crate::asm::suggest::nearest(&word, names.iter().map(String::as_str));
+    let mut answer = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(&command);
+    answer.insert(
+        ContextKind::InvalidSubcommand,
+        ContextValue::String(word.clone()),
+    );
+    if let Some(nearest) = nearest {
+        answer.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(vec![nearest.to_string()]),
+        );
+    }
+    if let Some(usage) = error.get(ContextKind::Usage).cloned() {
+        answer.insert(ContextKind::Usage, usage);
+    }
+    answer
+}
+
+/// Parses the command line. Clap draws its own help and errors, so it is
+/// told the `--color` choice before parsing (read from the arguments as
+/// they are, like cargo does); `NO_COLOR` and `CLICOLOR_FORCE` it reads
+/// itself.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let args = debug::gdb_style(std::env::args_os().collect());
+    let mut choice = None;
+    for (i, arg) in args.iter().enumerate() {
+        let arg = arg.to_string_lossy();
+        let value = match arg.strip_prefix("--color") {
+            Some("") => args.get(i + 1).map(|v| v.to_string_lossy().into_owned()),
+            Some(rest) => rest.strip_prefix('=').map(str::to_string),
+            None => None,
+        };
+        match value.as_deref() {
+            Some("always") => choice = Some(clap::ColorChoice::Always),
+            Some("never") => choice = Some(clap::ColorChoice::Never),
+            Some("auto") => choice = Some(clap::ColorChoice::Auto),
+            _ => {}
+        }
+    }
+    let mut command = Cli::command();
+    if let Some(choice) = choice {
+        command = command.color(choice);
+    }
+    Cli::from_arg_matches(&command.try_get_matches_from(args)?)
+}
+
 /// An error that ends a command: printed as `error: ...`, exit code 1.
 #[derive(Debug)]
 pub struct Failure(pub String);
@@ -141,9 +219,20 @@ pub fn shell_word(text: &str) -> String {
     }
 }
 
+/// The command line's definition: every command, argument and option.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse_from(debug::gdb_style(std::env::args_os().collect()));
+    let cli = parse().unwrap_or_else(|e| suggest_subcommand(e).exit());
+    style::set(cli.global.clone());
+    if let Err(message) = crate::limits::check_environment() {
+        eprintln!("error: {message}");
+        return ExitCode::FAILURE;
+    }
+    crate::files::guard_inputs();
     let result = match cli.command {
         Command::Asm(args) => asm::run_asm(args),
         Command::Check(args) => asm::run_check(args),

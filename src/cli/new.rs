@@ -1,7 +1,6 @@
 //! `constree new NAME`: a new bot project in a new directory.
 
 use super::Failure;
-use crate::image::format::write_atomically;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -73,7 +72,7 @@ pub fn run(args: NewArgs) -> Result<ExitCode, Failure> {
     })?;
     for (file, template) in FILES {
         let path = dir.join(file);
-        write_atomically(&path, fill(file, template, &name).as_bytes())
+        crate::files::write_output(&path, fill(file, template, &name).as_bytes())
             .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
     }
     let files: Vec<&str> = FILES.iter().map(|(f, _)| *f).collect();

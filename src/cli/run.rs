@@ -7,8 +7,8 @@ use super::{Failure, kind};
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
 use crate::scenario::{RobotSetup, Scenario, builtin};
+use crate::words::count;
 use crate::world::World;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,8 +96,8 @@ fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
         .as_ref()
         .map_or_else(String::new, |a| a.to_string());
     let run = match &event.run {
-        Some(Ok(r)) if r.halted => format!("halted after {} ticks", r.ticks),
-        Some(Ok(r)) => format!("ran {} ticks", r.ticks),
+        Some(Ok(r)) if r.halted => format!("halted after {}", count(r.ticks, "tick")),
+        Some(Ok(r)) => format!("ran {}", count(r.ticks, "tick")),
         Some(Err(e)) => format!(
             "machine error: {}; every register wiped{}",
             robot.error_text(e),
@@ -116,6 +116,10 @@ fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
 
 pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let (scenario, text) = load(&args)?;
+    if let Some(path) = &args.record {
+        crate::files::check_output(path)
+            .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
+    }
     let steps = args.steps.unwrap_or(scenario.steps);
     let traced = match &args.trace {
         None => None,
@@ -134,13 +138,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
                 })?,
         ),
     };
-    let colour = std::io::stdout().is_terminal();
+    let colour = super::style::colour(super::style::Stream::Stdout);
     let config = scenario.config();
     let mut game = Game::new(&scenario);
-    let mut worlds: Vec<World> = Vec::new();
-    if args.record.is_some() {
-        worlds.push(game.world.clone());
-    }
+    let mut replay = args.record.as_ref().map(|_| {
+        let mut replay = Replay::new(scenario.name.clone(), text, scenario.images());
+        replay.push(&game.world);
+        replay
+    });
     let watching = args.watch && args.format == Format::Text;
     let show = |game: &Game<'_>| {
         if colour {
@@ -165,28 +170,22 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
                 tracing = None;
             }
         }
-        if args.record.is_some() {
-            worlds.push(game.world.clone());
+        if let Some(replay) = &mut replay {
+            replay.push(&game.world);
         }
         if watching {
             std::thread::sleep(std::time::Duration::from_millis(args.delay));
             show(&game);
         }
     }
-    if let Some(path) = &args.record {
-        let replay = Replay {
-            name: scenario.name.clone(),
-            scenario: text,
-            images: scenario.images(),
-            worlds,
-        };
+    if let (Some(path), Some(replay)) = (&args.record, &replay) {
         replay.save(path)?;
     }
     match args.format {
         _ if args.shared => print_result(&game.world, &scores(&scenario, &game.world), true)?,
         Format::Json => print_result(&game.world, &scores(&scenario, &game.world), false)?,
         Format::Text if !args.watch => {
-            println!("{} — after {} steps", scenario.name, game.step);
+            println!("{} — after {}", scenario.name, count(game.step, "step"));
             print!(
                 "{}\n{}",
                 map(&game.world, &config, colour),
@@ -214,9 +213,9 @@ fn print_result(
 pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     kind::REPLAY.check("replay", &args.file)?;
     let replay = Replay::load(&args.file)?;
-    let last = replay.worlds.len().saturating_sub(1);
+    let last = replay.len().saturating_sub(1);
     let k = args.step.unwrap_or(last);
-    let world = replay.worlds.get(k).ok_or_else(|| {
+    let world = replay.world(k).ok_or_else(|| {
         Failure(format!(
             "{}: there is no step {k} (steps 0 to {last})",
             args.file.display()
@@ -224,15 +223,15 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     })?;
     let scenario = replay.scenario()?;
     match args.format {
-        _ if args.shared => print_result(world, &scores(&scenario, world), true)?,
-        Format::Json => print_result(world, &scores(&scenario, world), false)?,
+        _ if args.shared => print_result(&world, &scores(&scenario, &world), true)?,
+        Format::Json => print_result(&world, &scores(&scenario, &world), false)?,
         Format::Text => {
             println!("{} — step {k} of {last}", replay.name);
-            let colour = std::io::stdout().is_terminal();
+            let colour = super::style::colour(super::style::Stream::Stdout);
             print!(
                 "{}\n{}",
-                map(world, &scenario.config(), colour),
-                render::scores(&scenario, world)
+                map(&world, &scenario.config(), colour),
+                render::scores(&scenario, &world)
             );
         }
     }

@@ -4,6 +4,7 @@ use super::asm::StdlibOption;
 use super::{Failure, kind};
 use crate::scenario::Scenario;
 use crate::scenario::expect::MachineFailure;
+use crate::words::count;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -21,11 +22,18 @@ A scenario's expectations are its [expect] table (docs/formats.md):
   [[expect.robot]]
   name = \"hauler\"
   after = 3
-  registers = { trail = \"[nil, nil, nil]\" }")]
+  registers = { trail = \"[nil, nil, nil]\" }
+
+`--quiet` prints only failures, warnings and the count; `--verbose` also
+prints where each check that passed is written (FILE:LINE:COLUMN).")]
 pub struct TestArgs {
     /// Scenarios (`.toml`) with an `[expect]` table (default: the `.toml`
     /// files of the current directory).
     scenarios: Vec<PathBuf>,
+    /// Check only the expectations whose description contains TEXT (as
+    /// printed: `Red scores 5`, `hauler's trail after step 3`).
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
 }
@@ -61,11 +69,18 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
     };
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
-        let (p, f) = test_file(file, &args.stdlib);
+        let (p, f) = test_file(file, &args.stdlib, args.filter.as_deref());
         passed += p;
         failed += f;
     }
     println!("{passed} passed, {failed} failed");
+    if passed + failed == 0
+        && let Some(filter) = &args.filter
+    {
+        return Err(Failure(format!(
+            "no expectation's description contains {filter:?} (`constree test` without --filter lists them)"
+        )));
+    }
     if passed + failed == 0 {
         return Err(Failure(
             "nothing was checked: add an [expect] table to a scenario (docs/formats.md)".into(),
@@ -81,7 +96,8 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
 /// Plays one scenario and checks its expectations, printing a line per
 /// check and a warning per robot whose machine failed; gives the checks
 /// passed and failed (a scenario that does not load is one failure).
-fn test_file(file: &Path, stdlib: &StdlibOption) -> (usize, usize) {
+fn test_file(file: &Path, stdlib: &StdlibOption, filter: Option<&str>) -> (usize, usize) {
+    let quiet = super::style::quiet();
     let scenario = match Scenario::load(file, stdlib.dir()) {
         Ok(s) => s,
         Err(e) => {
@@ -90,32 +106,56 @@ fn test_file(file: &Path, stdlib: &StdlibOption) -> (usize, usize) {
         }
     };
     let Some(expect) = &scenario.expect else {
-        println!("{}: no [expect] table, nothing checked", file.display());
+        if !quiet {
+            println!(
+                "{}: no [expect] table, nothing checked",
+                crate::files::display(file)
+            );
+        }
         return (0, 0);
     };
-    println!(
-        "{}: {}, {} step{}",
-        file.display(),
+    let header = format!(
+        "{}: {}, {}",
+        crate::files::display(file),
         scenario.name,
-        expect.steps,
-        if expect.steps == 1 { "" } else { "s" }
+        count(expect.steps, "step")
     );
+    if !quiet {
+        println!("{header}");
+    }
     let run = expect.run(&scenario);
     let (mut passed, mut failed) = (0usize, 0usize);
-    for outcome in &run.outcomes {
+    let chosen = run
+        .outcomes
+        .iter()
+        .filter(|o| filter.is_none_or(|f| o.description.contains(f)));
+    for outcome in chosen {
         match &outcome.failure {
             None => {
                 passed += 1;
-                println!("  ok      {}", outcome.description);
+                if super::style::verbose() {
+                    println!(
+                        "  ok      {} ({})",
+                        outcome.description, outcome.check.place
+                    );
+                } else if !quiet {
+                    println!("  ok      {}", outcome.description);
+                }
             }
             Some(found) => {
                 failed += 1;
+                if quiet && failed == 1 {
+                    println!("{header}");
+                }
                 println!(
                     "  FAILED  {}: expected {}, but {found}",
                     outcome.check.place, outcome.description
                 );
             }
         }
+    }
+    if quiet && failed == 0 && !run.failures.is_empty() {
+        println!("{header}");
     }
     for failure in &run.failures {
         println!("  warning {}", failure_line(&scenario, failure));
@@ -132,7 +172,7 @@ fn failure_line(scenario: &Scenario, failure: &MachineFailure) -> String {
         .map_or_else(String::new, |f| format!(", in {f}"));
     let more = match failure.count {
         1 => String::new(),
-        n => format!(" (it failed in {n} steps)"),
+        n => format!(" (it failed in {})", count(n, "step")),
     };
     format!(
         "{}'s machine failed in step {}: {}; every register wiped{place}{more}",

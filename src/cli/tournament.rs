@@ -7,7 +7,6 @@ use crate::asm::source::DiskLoader;
 use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
 use crate::scenario::{Scenario, load_program};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -57,7 +56,7 @@ fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, 
     let mut entrants: Vec<Entrant> = Vec::new();
     for path in paths {
         kind::PROGRAM.check("tournament --players", path)?;
-        if !path.is_file() {
+        if path != Path::new("-") && !path.exists() {
             return Err(Failure(format!(
                 "there is no program file {}",
                 path.display()
@@ -103,6 +102,10 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     kind::SCENARIO.check("tournament --game", &args.game)?;
     let (scenario, text) = Scenario::load_text(&args.game, args.stdlib.dir())?;
     let players = entrants(&args.players, args.stdlib.dir())?;
+    if let Some((_, file)) = &record {
+        crate::files::check_output(file)
+            .map_err(|e| Failure(format!("--record-round {}: {e}", file.display())))?;
+    }
     let tournament = Tournament::new(&scenario, &text, &players, args.rounds, args.seed)?;
     if let Some((round, _)) = &record
         && (*round == 0 || *round > args.rounds)
@@ -112,7 +115,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             args.rounds
         )));
     }
-    let bar = std::io::stderr().is_terminal().then(|| {
+    let bar = super::style::progress().then(|| {
         let bar = ProgressBar::new(args.rounds as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} rounds, {eta} left") {
             bar.set_style(style);

@@ -152,11 +152,46 @@ impl Rng {
     }
 }
 
-/// Writes `machine.jsonl` (`machines` random runs) and `world.jsonl`
-/// (`worlds` random worlds stepped 1 to 4 times) into `dir`, with empty
-/// files for the other kinds, all computed by constree from `seed`.
-pub fn generate(dir: &Path, seed: u64, machines: usize, worlds: usize) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+/// About how many bytes a machine vector takes (the mean of 3,000).
+const MACHINE_BYTES: u64 = 450;
+/// About how many bytes a world vector takes (the mean of 300).
+const WORLD_BYTES: u64 = 21_000;
+
+/// About how many bytes [`generate`] writes for `machines` and `worlds`
+/// vectors; `None` when that is past counting.
+pub fn estimate(machines: usize, worlds: usize) -> Option<u64> {
+    (machines as u64)
+        .checked_mul(MACHINE_BYTES)?
+        .checked_add((worlds as u64).checked_mul(WORLD_BYTES)?)
+}
+
+/// Writes the folder `dir` (see [`crate::files::write_folder`]; with
+/// `replace` a folder holding files is replaced whole): `machine.jsonl`
+/// (`machines` random runs) and `world.jsonl` (`worlds` random worlds
+/// stepped 1 to 4 times), with empty files for the other kinds, all
+/// computed by constree from `seed`. Counts whose [`estimate`] passes the
+/// space free on the disk are refused before anything is written.
+pub fn generate(
+    dir: &Path,
+    seed: u64,
+    machines: usize,
+    worlds: usize,
+    replace: bool,
+) -> std::io::Result<()> {
+    let free = crate::files::free_space(dir)?;
+    match estimate(machines, worlds) {
+        Some(bytes) if bytes <= free => {}
+        bytes => {
+            return Err(std::io::Error::other(format!(
+                "{machines} machines and {worlds} worlds take {} bytes, but the disk has {free} free",
+                bytes.map_or_else(|| "more than 2^64".to_string(), |b| format!("about {b}"))
+            )));
+        }
+    }
+    crate::files::write_folder(dir, replace, |dir| fill(dir, seed, machines, worlds))
+}
+
+fn fill(dir: &Path, seed: u64, machines: usize, worlds: usize) -> std::io::Result<()> {
     let mut rng = Rng(SplitMix64::new(seed));
     let mut out = std::io::BufWriter::new(std::fs::File::create(dir.join("machine.jsonl"))?);
     for _ in 0..machines {

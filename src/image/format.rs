@@ -23,7 +23,6 @@ use super::{
 };
 use crate::tree::{NodeTable, trees_from_nodes};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::Path;
 
 const FORMAT: &str = "constree-image";
@@ -373,52 +372,19 @@ fn index_below<T: PartialOrd + std::fmt::Display>(
     }
 }
 
-/// Reads an image file.
+/// Reads an image file (`-` is standard input).
 pub fn load(path: &Path) -> Result<Image, ImageError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ImageError::Io(format!("{}: {e}", path.display())))?;
+    let text = crate::files::read_input_text(path).map_err(ImageError::Io)?;
+    let name = crate::files::display(path);
     from_json(&text).map_err(|e| match e {
-        ImageError::Json(m) => ImageError::Json(format!("{}: {m}", path.display())),
-        ImageError::Corrupt(m) => ImageError::Corrupt(format!("{}: {m}", path.display())),
+        ImageError::Json(m) => ImageError::Json(format!("{name}: {m}")),
+        ImageError::Corrupt(m) => ImageError::Corrupt(format!("{name}: {m}")),
         io => io,
     })
 }
 
-/// Writes a file atomically: to a temporary file beside it, then renamed
-/// over it. On any error the old file is left as it was and the temporary
-/// file is removed.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    write_atomically_with(path, |f| f.write_all(contents))
-}
-
-/// [`write_atomically`] with a writer function (which may fail midway).
-pub fn write_atomically_with(
-    path: &Path,
-    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("output");
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        write(&mut file)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
-}
-
-/// Writes an image to a file, atomically.
+/// Writes an image to a file, safely (see [`crate::files`]).
 pub fn save(image: &Image, path: &Path) -> Result<(), ImageError> {
-    write_atomically(path, to_json(image).as_bytes())
+    crate::files::write_output(path, to_json(image).as_bytes())
         .map_err(|e| ImageError::Io(format!("{}: {e}", path.display())))
 }

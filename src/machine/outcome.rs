@@ -1,6 +1,6 @@
 //! The result of `runFor` in the interchange format.
 
-use super::{MachineError, Memory, run_for, wipe};
+use super::{MachineError, Memory, Pause, run_for, run_until, tick_budget, wipe};
 use serde::{Deserialize, Serialize};
 
 /// `{"ok": Memory}` when `runFor` returned `Right`, or
@@ -32,6 +32,27 @@ impl Outcome {
                 wipe(&mut memory);
                 Outcome::Err { err, wiped: memory }
             }
+        }
+    }
+
+    /// [`Outcome::of_run`], stopped (with `Err` giving the ticks run) as
+    /// soon as more than `max_nodes` tree nodes of this thread are alive
+    /// beyond those alive at the start: a program that grows a list every
+    /// tick for a billion ticks is stopped before it takes the machine's
+    /// memory.
+    pub fn of_run_capped(speed: i64, mut memory: Memory, max_nodes: u64) -> Result<Outcome, u64> {
+        let start = crate::tree::nodes_alive();
+        let mut over = |_: &crate::tree::Tree, _: &[super::Register]| {
+            crate::tree::nodes_alive().saturating_sub(start) > max_nodes
+        };
+        let (ticks, pause) = run_until(&mut memory, tick_budget(speed), false, &mut over);
+        match pause {
+            Pause::Halted | Pause::Budget => Ok(Outcome::Ok { ok: memory }),
+            Pause::Failed(err) => {
+                wipe(&mut memory);
+                Ok(Outcome::Err { err, wiped: memory })
+            }
+            Pause::Stopped => Err(ticks),
         }
     }
 }

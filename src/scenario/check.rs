@@ -17,11 +17,37 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use toml::Spanned;
 
-/// The most cells a scenario's grid may have.
-const MAX_CELLS: usize = 1 << 24;
+/// The most cells a scenario's grid may have ([`crate::limits::MAX_CELLS`]).
+fn max_cells() -> usize {
+    usize::try_from(crate::limits::MAX_CELLS.get()).unwrap_or(usize::MAX)
+}
 
-/// The most items one `[[item]]` or inventory entry may stand for.
-const MAX_COUNT: usize = 1 << 16;
+/// The most items one entry may stand for ([`crate::limits::MAX_COUNT`]).
+fn max_count() -> usize {
+    usize::try_from(crate::limits::MAX_COUNT.get()).unwrap_or(usize::MAX)
+}
+
+/// The bytes per cell that printing a world as JSON takes at most (the
+/// shared form builds the whole document as a JSON value first): measured,
+/// about 400 for a grid of empty squares.
+const PRINT_BYTES_PER_CELL: usize = 512;
+
+/// About the most bytes a game of a scenario takes while it plays, besides
+/// its robots' registers (which its text bounds): per cell, a step's
+/// ([`crate::world::STEP_BYTES_PER_CELL`]), a recorded replay's last world
+/// and the world printed; per item, the scenario's list, the world and a
+/// step's copy; per robot, its setup and two copies.
+pub fn world_bytes(cells: u64, items: u64, robots: u64) -> u64 {
+    let per_cell = (crate::world::STEP_BYTES_PER_CELL
+        + size_of::<crate::world::Cell>()
+        + PRINT_BYTES_PER_CELL) as u64;
+    let per_item = (3 * size_of::<Item>() + size_of::<Placement>()) as u64;
+    let per_robot = (2 * size_of::<crate::world::Robot>() + size_of::<RobotSetup>()) as u64;
+    cells
+        .saturating_mul(per_cell)
+        .saturating_add(items.saturating_mul(per_item))
+        .saturating_add(robots.saturating_mul(per_robot))
+}
 
 /// The program of a robot without one: registers `prog`, `in`, `out` that
 /// do nothing.
@@ -50,6 +76,7 @@ pub(super) type Grid = (Shape, Vec<bool>, BTreeMap<String, Position>);
 impl Checker<'_> {
     pub(super) fn check(&self, spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
         let (shape, walls, marks) = self.grid(&spec)?;
+        self.check_memory(&spec, shape.cell_count())?;
         let grid = (shape, walls, marks);
         let mut items = Vec::new();
         for (k, item) in spec.items.iter().enumerate() {
@@ -205,6 +232,44 @@ impl Checker<'_> {
         Ok(players)
     }
 
+    /// Refuses a scenario whose world would take more memory than
+    /// [`crate::limits::MAX_WORLD_MEMORY`], estimated from its grid and its
+    /// item and robot counts before any item or robot is built (see
+    /// [`world_bytes`]).
+    fn check_memory(&self, spec: &ScenarioSpec, cells: usize) -> Result<(), ScenarioError> {
+        // An entry over the count cap is refused later, with its own error.
+        let count = |items: &[Spanned<ItemSpec>]| -> u64 {
+            items
+                .iter()
+                .map(|i| u64::from(i.get_ref().count.unwrap_or(1)).min(max_count() as u64))
+                .sum()
+        };
+        let items = count(&spec.items)
+            + spec
+                .robots
+                .iter()
+                .map(|r| count(&r.get_ref().inventory))
+                .sum::<u64>()
+            + spec
+                .slots
+                .iter()
+                .map(|s| count(&s.get_ref().inventory))
+                .sum::<u64>();
+        let robots = (spec.robots.len() + spec.slots.len()) as u64;
+        let bytes = world_bytes(cells as u64, items, robots);
+        let cap = crate::limits::MAX_WORLD_MEMORY.get();
+        if bytes > cap {
+            return Err(self.at.whole(
+                "world",
+                format!(
+                    "the game would take about {bytes} bytes ({cells} cells, {items} items, {robots} robots), \
+                     over the limit of {cap} (CONSTREE_MAX_WORLD_MEMORY=BYTES raises it)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Every speed and register limit in the game within the caps: the
     /// robots', their inventories', the items on the ground, the slots'.
     fn check_limits(
@@ -214,7 +279,26 @@ impl Checker<'_> {
         robots: &[RobotSetup],
         slots: &[Slot],
     ) -> Result<(), ScenarioError> {
-        let refuse = |e: OverCap| self.at.whole(format!("limits.{}", e.key), e.message);
+        // Without `[limits] speed`, the default cap holds: a robot of speed
+        // 2^63 - 1 would never end a step.
+        let default_speed = i64::try_from(crate::limits::DEFAULT_SPEED.get()).unwrap_or(i64::MAX);
+        let speed_given = caps.speed.is_some();
+        let caps = &Limits {
+            speed: caps.speed.or(Some(default_speed)),
+            register: caps.register,
+        };
+        let refuse = |e: OverCap| {
+            let message = if e.key == "speed" && !speed_given {
+                format!(
+                    "{} (a scenario without `[limits] speed` caps speeds at {default_speed}; \
+                     `[limits] speed = N` sets another cap)",
+                    e.message
+                )
+            } else {
+                e.message
+            };
+            self.at.whole(format!("limits.{}", e.key), message)
+        };
         let check_item = |what: String, item: &Item| match item {
             Item::ProcessorPart(p) => caps.check_speed(&what, p.speed),
             Item::RegisterPart(r) => caps.check_register(&what, r.limit),
@@ -319,12 +403,12 @@ impl Checker<'_> {
                 let count = x
                     .checked_mul(y)
                     .and_then(|c| usize::try_from(c).ok())
-                    .filter(|&c| c <= MAX_CELLS)
+                    .filter(|&c| c <= max_cells())
                     .ok_or_else(|| {
                         self.at.error(
                             size.span(),
                             "world.size",
-                            format!("a grid of {x} x {y} cells: expected positive sizes and at most {MAX_CELLS} cells"),
+                            format!("a grid of {x} x {y} cells: expected positive sizes and at most {} cells", max_cells()),
                         )
                     })?;
                 ((x, y), vec![false; count])
@@ -341,10 +425,10 @@ impl Checker<'_> {
                 None => self.at.whole("world", e.to_string()),
             }
         })?;
-        if shape.cell_count() > MAX_CELLS {
+        if shape.cell_count() > max_cells() {
             return Err(self.at.whole(
                 "world.size",
-                format!("a grid of more than {MAX_CELLS} cells is too large"),
+                format!("a grid of more than {} cells is too large", max_cells()),
             ));
         }
         Ok((shape, walls, marks))
@@ -470,11 +554,11 @@ impl Checker<'_> {
             )),
         }
         let count = s.count.unwrap_or(1) as usize;
-        if count > MAX_COUNT {
+        if count > max_count() {
             return Err(self.at.error(
                 spec.span(),
                 format!("{field}.count"),
-                format!("{count} items: at most {MAX_COUNT} in one entry"),
+                format!("{count} items: at most {} in one entry", max_count()),
             ));
         }
         Ok(std::iter::repeat_n(kinds.remove(0), count).collect())

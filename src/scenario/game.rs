@@ -288,8 +288,8 @@ pub fn moves(
 }
 
 /// Runs a machine again, tick by tick, from the memory it had before a run
-/// that failed, to find the instruction that failed.
-fn locate_fault(
+/// that failed, to find the instruction that failed: `` `INSTRUCTION` at PLACE ``.
+pub fn locate_fault(
     mut memory: crate::machine::Memory,
     speed: i64,
     image: Option<&crate::image::Image>,

@@ -290,8 +290,8 @@ impl Scenario {
         path: &std::path::Path,
         stdlib: Option<std::path::PathBuf>,
     ) -> Result<(Scenario, String), ScenarioError> {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+        let name = crate::files::display(path);
+        let text = crate::files::read_input_text(path).map_err(|e| ScenarioError {
             file: name.clone(),
             at: None,
             field: String::new(),

@@ -17,7 +17,7 @@
 //! ```
 
 use crate::image::Image;
-use crate::image::format::{check_format, write_atomically};
+use crate::image::format::check_format;
 use crate::machine::Register;
 use crate::tree::Tree;
 use crate::tree::{NodeTable, trees_from_nodes};
@@ -28,7 +28,11 @@ use std::path::Path;
 const FORMAT: &str = "constree-replay";
 const VERSION: u32 = 1;
 
-/// A recorded game.
+/// A recorded game. Its worlds (the start, then the world after each step)
+/// are held as the first world and, for each step, the squares that
+/// changed: the memory a replay takes grows with what changes in the game,
+/// not with its length times the world's size. [`Replay::world`] and
+/// [`Replay::worlds`] rebuild them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replay {
     /// The scenario's name.
@@ -37,8 +41,12 @@ pub struct Replay {
     pub scenario: String,
     /// Each program, as the scenario names it, and its image.
     pub images: Vec<(String, Image)>,
-    /// The world before the first step, then after each step.
-    pub worlds: Vec<World>,
+    /// The world before the first step.
+    start: Option<World>,
+    /// For each step, the cells that changed and what they became.
+    steps: Steps<Cell>,
+    /// The last world (the start when there is no step).
+    last: Option<World>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -53,7 +61,98 @@ struct File {
     /// The world before the first step (absent in an empty replay).
     start: Option<WorldJson>,
     /// For each step: the squares that changed, `[cell, square or null]`.
-    steps: Vec<Vec<(usize, Option<SquareJson>)>>,
+    steps: Steps<Option<SquareJson>>,
+}
+
+/// A list of steps, each a list of `(cell, value)` changes, kept in one
+/// flat list: a step costs a word besides its changes, so a replay of
+/// millions of steps that change nothing stays small, in memory and while
+/// it is read (written as a JSON list of lists).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Steps<T> {
+    changes: Vec<(usize, T)>,
+    /// Where each step's changes end in `changes`.
+    ends: Vec<usize>,
+}
+
+impl<T> Default for Steps<T> {
+    fn default() -> Self {
+        Steps {
+            changes: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl<T> Steps<T> {
+    fn push(&mut self, step: impl IntoIterator<Item = (usize, T)>) {
+        self.changes.extend(step);
+        self.ends.push(self.changes.len());
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Each step's changes, in order.
+    fn iter(&self) -> impl Iterator<Item = &[(usize, T)]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| &self.changes[start..end])
+    }
+}
+
+impl<T: Serialize> Serialize for Steps<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Steps<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{DeserializeSeed, SeqAccess, Visitor};
+        use std::marker::PhantomData;
+        struct Outer<T>(PhantomData<T>);
+        /// One step, appended to the flat list.
+        struct Step<'a, T>(&'a mut Vec<(usize, T)>);
+        impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Step<'_, T> {
+            type Value = ();
+            fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                d.deserialize_seq(self)
+            }
+        }
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Step<'_, T> {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of [cell, square] changes")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+                while let Some(change) = seq.next_element()? {
+                    self.0.push(change);
+                }
+                Ok(())
+            }
+        }
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Outer<T> {
+            type Value = Steps<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of steps")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Steps<T>, A::Error> {
+                let mut steps = Steps::default();
+                while seq.next_element_seed(Step(&mut steps.changes))?.is_some() {
+                    steps.ends.push(steps.changes.len());
+                }
+                Ok(steps)
+            }
+        }
+        deserializer.deserialize_seq(Outer(PhantomData))
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -138,6 +237,14 @@ fn cell_json(cell: &Cell, table: &mut NodeTable) -> Option<SquareJson> {
     cell.as_ref().map(|sq| square_json(sq, table))
 }
 
+/// The cells of `after` that differ from `before`'s, in order.
+fn changes(before: &[Cell], after: &[Cell]) -> Vec<(usize, Cell)> {
+    (0..after.len())
+        .filter(|&k| before.get(k) != Some(&after[k]))
+        .map(|k| (k, after[k].clone()))
+        .collect()
+}
+
 /// Rebuilds trees, items and squares from their ids.
 struct Reader {
     trees: Vec<Tree>,
@@ -198,25 +305,103 @@ impl Reader {
 }
 
 impl Replay {
+    /// A replay with no world yet: [`Replay::push`] adds them.
+    pub fn new(name: String, scenario: String, images: Vec<(String, Image)>) -> Replay {
+        Replay {
+            name,
+            scenario,
+            images,
+            start: None,
+            steps: Steps::default(),
+            last: None,
+        }
+    }
+
+    /// Adds the next world of the game: the first is the start, each later
+    /// one is kept as the squares that differ from the world before it (the
+    /// worlds of a game have one shape).
+    pub fn push(&mut self, world: &World) {
+        match &mut self.last {
+            None => {
+                self.start = Some(world.clone());
+                self.last = Some(world.clone());
+            }
+            Some(last) => {
+                self.steps.push(changes(&last.cells, &world.cells));
+                *last = world.clone();
+            }
+        }
+    }
+
+    /// How many worlds there are: the start and one per step (0 for an
+    /// empty replay).
+    pub fn len(&self) -> usize {
+        self.start.as_ref().map_or(0, |_| self.steps.len() + 1)
+    }
+
+    /// Whether the replay holds no world.
+    pub fn is_empty(&self) -> bool {
+        self.start.is_none()
+    }
+
+    /// The world before the first step.
+    pub fn first_world(&self) -> Option<&World> {
+        self.start.as_ref()
+    }
+
+    /// The world after the last step.
+    pub fn last_world(&self) -> Option<&World> {
+        self.last.as_ref()
+    }
+
+    /// World `k` (0 is the start), rebuilt from the start and the changes
+    /// of the steps up to `k`.
+    pub fn world(&self, k: usize) -> Option<World> {
+        let mut world = self.start.clone()?;
+        if k > self.steps.len() {
+            return None;
+        }
+        for changes in self.steps.iter().take(k) {
+            for (cell, square) in changes {
+                world.cells[*cell] = square.clone();
+            }
+        }
+        Some(world)
+    }
+
+    /// Every world, the start first, each rebuilt from the one before.
+    pub fn worlds(&self) -> impl Iterator<Item = World> + '_ {
+        let mut world = self.start.clone();
+        let mut steps = self.steps.iter();
+        std::iter::from_fn(move || {
+            let current = world.clone()?;
+            world = steps.next().map(|changes| {
+                let mut next = current.clone();
+                for (k, cell) in changes {
+                    next.cells[*k] = cell.clone();
+                }
+                next
+            });
+            Some(current)
+        })
+    }
+
     /// The replay's JSON text.
     pub fn to_json(&self) -> String {
         let mut table = NodeTable::default();
-        let start = self.worlds.first().map(|w| WorldJson {
+        let start = self.start.as_ref().map(|w| WorldJson {
             dims: w.shape().dims(),
             wrap: w.shape().wraps(),
             cells: w.cells.iter().map(|c| cell_json(c, &mut table)).collect(),
         });
-        let steps = self
-            .worlds
-            .windows(2)
-            .map(|pair| {
-                let (before, after) = (&pair[0].cells, &pair[1].cells);
-                (0..after.len())
-                    .filter(|&k| before.get(k) != Some(&after[k]))
-                    .map(|k| (k, cell_json(&after[k], &mut table)))
-                    .collect()
-            })
-            .collect();
+        let mut steps = Steps::default();
+        for changes in self.steps.iter() {
+            steps.push(
+                changes
+                    .iter()
+                    .map(|(k, cell)| (*k, cell_json(cell, &mut table))),
+            );
+        }
         let file = File {
             format: FORMAT.into(),
             version: VERSION,
@@ -248,7 +433,7 @@ impl Replay {
         let trees = trees_from_nodes(&file.nodes)
             .map_err(|e| ReplayError(format!("corrupt replay: {e}")))?;
         let reader = Reader { trees };
-        let mut worlds = Vec::with_capacity(file.steps.len() + 1);
+        let mut replay = Replay::new(file.name, file.scenario, Vec::new());
         if let Some(start) = &file.start {
             let shape = Shape::new(start.dims, start.wrap)
                 .map_err(|e| ReplayError(format!("corrupt replay: the start: {e}")))?;
@@ -259,25 +444,39 @@ impl Replay {
                 .collect::<Result<Vec<Cell>, _>>()?;
             let mut world = World::new(shape, cells)
                 .map_err(|e| ReplayError(format!("corrupt replay: the start: {e}")))?;
-            worlds.push(world.clone());
+            replay.push(&world);
+            // One world is kept as it changes: the changes of each step are
+            // all that is stored (those that change nothing are dropped).
             for (k, changes) in file.steps.iter().enumerate() {
-                for (cell, square) in changes {
-                    let slot = world.cells.get_mut(*cell).ok_or_else(|| {
-                        ReplayError(format!(
-                            "corrupt replay: step {}: there is no cell {cell}",
-                            k + 1
-                        ))
-                    })?;
-                    *slot = reader.cell(square)?;
+                let mut step = changes
+                    .iter()
+                    .map(|(cell, square)| {
+                        if *cell >= world.cells.len() {
+                            return Err(ReplayError(format!(
+                                "corrupt replay: step {}: there is no cell {cell}",
+                                k + 1
+                            )));
+                        }
+                        Ok((*cell, reader.cell(square)?))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                // A cell named twice takes its last value.
+                step.reverse();
+                step.sort_by_key(|(cell, _)| *cell);
+                step.dedup_by_key(|(cell, _)| *cell);
+                step.retain(|(cell, square)| world.cells[*cell] != *square);
+                for (cell, square) in &step {
+                    world.cells[*cell] = square.clone();
                 }
-                worlds.push(world.clone());
+                replay.steps.push(step);
             }
+            replay.last = Some(world);
         } else if !file.steps.is_empty() {
             return Err(ReplayError(
                 "corrupt replay: steps without a starting world".into(),
             ));
         }
-        let images = file
+        replay.images = file
             .images
             .iter()
             .map(|e| {
@@ -291,12 +490,7 @@ impl Replay {
                     })
             })
             .collect::<Result<_, _>>()?;
-        Ok(Replay {
-            name: file.name,
-            scenario: file.scenario,
-            images,
-            worlds,
-        })
+        Ok(replay)
     }
 
     /// The recorded scenario, its programs taken from the recorded images.
@@ -313,14 +507,14 @@ impl Replay {
 
     /// Reads a replay file.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ReplayError(format!("{}: {e}", path.display())))?;
-        Replay::from_json(&text).map_err(|e| ReplayError(format!("{}: {}", path.display(), e.0)))
+        let text = crate::files::read_input_text(path).map_err(ReplayError)?;
+        Replay::from_json(&text)
+            .map_err(|e| ReplayError(format!("{}: {}", crate::files::display(path), e.0)))
     }
 
-    /// Writes a replay file, atomically.
+    /// Writes a replay file, safely (see [`crate::files`]).
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        write_atomically(path, self.to_json().as_bytes())
+        crate::files::write_output(path, self.to_json().as_bytes())
             .map_err(|e| ReplayError(format!("{}: {e}", path.display())))
     }
 }

@@ -304,14 +304,9 @@ impl Tournament {
             }
             images.push((player_program(&self.players[placed.player].0), image));
         }
-        let mut worlds = vec![setup.world.clone()];
-        let result = arena.play_setup(setup, &mut |w| worlds.push(w.clone()));
-        let replay = Replay {
-            name: format!("{}, round {round}", self.name),
-            scenario: text,
-            images,
-            worlds,
-        };
+        let mut replay = Replay::new(format!("{}, round {round}", self.name), text, images);
+        replay.push(&setup.world);
+        let result = arena.play_setup(setup, &mut |w| replay.push(w));
         Ok((result, replay))
     }
 

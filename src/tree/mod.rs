@@ -36,6 +36,12 @@ use node::Node;
 pub fn nodes_built() -> u64 {
     node::built()
 }
+
+/// How many cons nodes of this thread are alive now: the memory its trees
+/// take, in nodes, however large they are logically.
+pub fn nodes_alive() -> u64 {
+    node::alive()
+}
 use std::cell::Cell;
 use std::ptr::NonNull;
 

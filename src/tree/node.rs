@@ -4,8 +4,11 @@
 //! never changes until its last owner lets go. Nodes come from per-thread
 //! slabs of 4096 and freed nodes go back to the thread's free list, so the
 //! machine's constant consing and unconsing never reaches the global
-//! allocator. A thread's slabs are returned when the thread ends; until then
-//! its memory for nodes is the most it ever had alive at once.
+//! allocator. The pool counts its live nodes: when the thread ends, its
+//! slabs are returned if no node in them is alive, and otherwise left as
+//! they are, so that a tree kept somewhere destroyed after the pool (another
+//! thread-local) is still released into valid memory. Until then a thread's
+//! memory for nodes is the most it ever had alive at once.
 //!
 //! Releasing a tree never recurses: when a count drops to zero, the dead node
 //! is threaded onto a list through its own `link` word, and its children are
@@ -47,13 +50,19 @@ struct Pool {
     slabs: Cell<*mut Slab>,
     /// Nodes handed out so far.
     taken: Cell<u64>,
+    /// Nodes given back so far: `taken - given` are alive.
+    given: Cell<u64>,
 }
 
 impl Drop for Pool {
-    /// Returns every slab when the thread ends. Nodes still owned then are
-    /// never read again: trees are `!Send`, so only this thread, which is
-    /// ending, could reach them.
+    /// Returns every slab when the thread ends, unless a node in them is
+    /// still alive: then the slabs stay, for that node's owner (a
+    /// thread-local destroyed after the pool) to release it into. Trees are
+    /// `!Send`, so only this thread, which is ending, can reach them.
     fn drop(&mut self) {
+        if self.taken.get() != self.given.get() {
+            return;
+        }
         let mut slab = self.slabs.replace(ptr::null_mut());
         while !slab.is_null() {
             // SAFETY: every slab on the list came from `Box::into_raw`.
@@ -65,7 +74,12 @@ impl Drop for Pool {
 
 thread_local! {
     static POOL: Pool = const {
-        Pool { free: Cell::new(ptr::null_mut()), slabs: Cell::new(ptr::null_mut()), taken: Cell::new(0) }
+        Pool {
+            free: Cell::new(ptr::null_mut()),
+            slabs: Cell::new(ptr::null_mut()),
+            taken: Cell::new(0),
+            given: Cell::new(0),
+        }
     };
 }
 
@@ -112,7 +126,14 @@ impl Pool {
         // SAFETY: `dead` is a dead node; its `size` word becomes the link.
         unsafe { (*dead).size = self.free.get() as usize as u64 };
         self.free.set(dead);
+        self.given.set(self.given.get() + 1);
     }
+}
+
+/// How many of this thread's nodes are alive now.
+pub(super) fn alive() -> u64 {
+    POOL.try_with(|p| p.taken.get() - p.given.get())
+        .unwrap_or(0)
 }
 
 /// How many nodes this thread has built so far.

@@ -39,17 +39,12 @@ pub fn read_shared<R>(nodes: &[(u64, u64)], f: impl FnOnce() -> R) -> Result<R, 
     Ok(result)
 }
 
-/// The longest preorder text a tree is written as: 64 MiB, or
-/// `$CONSTREE_MAX_TEXT` bytes. The text cannot express shared nodes, so a
-/// tree of a few dozen nodes can stand for terabytes of it.
+/// The longest preorder text a tree is written as:
+/// [`crate::limits::MAX_TEXT`] (64 MiB, or `$CONSTREE_MAX_TEXT` bytes). The
+/// text cannot express shared nodes, so a tree of a few dozen nodes can
+/// stand for terabytes of it.
 pub fn max_text() -> u64 {
-    static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        std::env::var("CONSTREE_MAX_TEXT")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(64 << 20)
-    })
+    crate::limits::MAX_TEXT.get()
 }
 
 /// The preorder bit string; a tree whose text would pass [`max_text`] is
@@ -64,8 +59,8 @@ impl Serialize for Tree {
         if chars > max_text() {
             return Err(serde::ser::Error::custom(format!(
                 "a tree of {} conses would be {chars} characters of preorder text, over the limit of {} \
-                 (its nodes are shared, which the text cannot express: --shared prints every tree as a node \
-                 of one table, a replay or an image stores it compactly; CONSTREE_MAX_TEXT=BYTES raises the limit)",
+                 (--shared prints every tree as a node of one table, which is small when its nodes are \
+                 shared; CONSTREE_MAX_TEXT=BYTES raises the limit)",
                 self.size(),
                 max_text()
             )));

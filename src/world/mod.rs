@@ -29,7 +29,7 @@ pub use game::GameConfig;
 pub use grid::{Cell, Position, Shape, Square, World, WorldError};
 pub use item::{Color, Frame, Item, Processor};
 pub use robot::Robot;
-pub use update::{StepReport, update, update_reported, update_with};
+pub use update::{STEP_BYTES_PER_CELL, StepReport, update, update_reported, update_with};
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,16 @@
 use super::step::{
     Departure, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, arrivals, departures,
 };
-use super::{Robot, World};
+use super::{Cell, Robot, World};
+
+/// About the most bytes a step takes per cell of the grid, besides what
+/// the squares hold: the world before and after it, and its own tables.
+pub const STEP_BYTES_PER_CELL: usize = 2 * size_of::<Cell>()
+    + size_of::<Option<TakenSquare>>()
+    + size_of::<[Option<usize>; 8]>()
+    + size_of::<Openings>()
+    + size_of::<Vec<Departure>>()
+    + size_of::<Vec<RobotStep>>();
 
 /// What happened in one step, cell by cell: for every robot of the new
 /// world, where it came from, its command and action, and how its machine
