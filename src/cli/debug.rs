@@ -437,7 +437,7 @@ mod tests {
         assert_eq!(complete("cont"), ["continue "]);
         assert_eq!(complete("break ma"), ["main "]);
         assert_eq!(complete("print plan /ins"), ["/instr "]);
-        assert_eq!(complete("re").len(), 4);
+        assert_eq!(complete("re").len(), 5);
         assert!(complete("re").iter().all(|c| !c.ends_with(' ')));
     }
 }
