@@ -418,12 +418,13 @@ mod library {
             (1u64..500).prop_map(|n| format!("tick {n}")),
             (1u64..3).prop_map(|n| format!("gstep {n}")),
             (1u64..40).prop_map(|n| format!("reverse-stepi {n}")),
+            (1u64..3000).prop_map(|n| format!("reverse-stepi {n}")),
             Just("reverse-gstep".to_string()),
-            Just("reverse-step".to_string()),
-            Just("reverse-continue".to_string()),
-            Just("continue".to_string()),
+            (1u64..4).prop_map(|n| format!("reverse-step {n}")),
+            (1u64..3).prop_map(|n| format!("reverse-continue {n}")),
+            (1u64..3).prop_map(|n| format!("continue {n}")),
             Just("step".to_string()),
-            Just("next".to_string()),
+            Just("next 2".to_string()),
             Just("finish".to_string()),
             Just("until-output".to_string()),
             Just("break main".to_string()),
@@ -433,6 +434,17 @@ mod library {
             Just("info registers".to_string()),
             Just("robots".to_string()),
             Just("profile".to_string()),
+            (0usize..4).prop_map(|k| format!("focus r{k}")),
+        ]
+    }
+
+    /// Commands that change the game: the focused robot's registers.
+    fn change() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("set out = Move N".to_string()),
+            Just("set out = Pass".to_string()),
+            Just("set in = []".to_string()),
+            Just("set r3 = [1, 2]".to_string()),
         ]
     }
 
@@ -455,12 +467,64 @@ mod library {
                 d.session.goto(pos);
                 prop_assert_eq!(d.session.pos(), pos);
             }
-            // And every complete step on the way back.
+            // And every complete step on the way back (a change of focus
+            // does not cut history).
             let last = d.session.pos().step;
             for step in (0..=last).rev() {
                 d.session.goto(Pos::done(step));
                 prop_assert_eq!(d.session.world(), engine.after(step as usize));
             }
+        }
+
+        /// With changes (`set`) and changes of focus among the commands,
+        /// history is exact: every position seen is found again, with the
+        /// same world, by going there from anywhere.
+        #[test]
+        fn history_with_changes_is_exact(
+            text in scenario(),
+            commands in proptest::collection::vec(prop_oneof![3 => command(), 1 => change()], 1..14),
+        ) {
+            let scenario = Scenario::from_text_in("random.toml", &text, Path::new(""), None).unwrap();
+            let mut d = debugger_on(scenario);
+            let mut seen = Vec::new();
+            for c in &commands {
+                let done = d.execute(c).is_ok();
+                if done && c.starts_with("set ") {
+                    // The present and the future were changed: what was
+                    // seen there is no longer history.
+                    let now = d.session.pos();
+                    seen.retain(|(_, s): &(String, (Pos, World))| s.0 < now);
+                }
+                seen.push((c.clone(), state(&d)));
+            }
+            for (c, s) in seen.iter().rev() {
+                d.session.goto(s.0);
+                prop_assert!(&state(&d) == s, "after {:?}", c);
+            }
+        }
+
+        /// `reverse-stepi N` goes in one replay where N single steps back
+        /// go, each found by the instruction before.
+        #[test]
+        fn reverse_stepi_n_is_n_single_steps_back(text in scenario(), a in 1u64..3000, k in 1u64..600) {
+            let scenario = Scenario::from_text_in("random.toml", &text, Path::new(""), None).unwrap();
+            let mut d = debugger_on(scenario);
+            let _ = d.execute(&format!("tick {a}"));
+            let _ = d.execute("gstep");
+            let _ = d.execute(&format!("tick {a}"));
+            let here = d.session.pos();
+            let mut one_by_one = Some(here);
+            for _ in 0..k {
+                one_by_one = d.session.previous_instruction();
+                match one_by_one {
+                    Some(p) => d.session.goto(p),
+                    None => break,
+                }
+            }
+            d.session.goto(here);
+            prop_assert_eq!(d.session.instructions_back(k), one_by_one);
+            let _ = d.execute(&format!("reverse-stepi {k}"));
+            prop_assert_eq!(d.session.pos(), one_by_one.unwrap_or(Pos::done(0)));
         }
     }
 }

@@ -40,8 +40,30 @@ pub struct DebugArgs {
     /// Read the commands from this file instead of the terminal.
     #[arg(long, value_name = "FILE")]
     batch: Option<PathBuf>,
+    /// Run the commands of this file first (as `source FILE`), then read
+    /// commands as usual (repeatable; before the `-ex` commands).
+    #[arg(short = 'x', value_name = "FILE")]
+    x: Vec<PathBuf>,
+    /// Run this command first, then read commands as usual (repeatable, in
+    /// order): `-ex 'goto step 40 tick 0'`.
+    #[arg(long = "ex", value_name = "COMMAND")]
+    ex: Vec<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+}
+
+/// `constree debug -ex COMMAND` as gdb spells it: `-ex` is read as
+/// `--ex` (the command line's parser knows one-letter short options only).
+pub fn gdb_style(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if let Some(at) = args.iter().position(|a| a == "debug") {
+        // Not an `-ex` that is the value of another option (`--batch -ex`).
+        for k in at + 1..args.len() {
+            if args[k] == "-ex" && args[k - 1].to_str().is_none_or(|a| !a.starts_with("--")) {
+                args[k] = "--ex".into();
+            }
+        }
+    }
+    args
 }
 
 /// The default world of a lone program: 5 x 5, the robot in the middle.
@@ -143,16 +165,22 @@ fn banner(d: &Debugger) -> String {
 
 pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
     let mut debugger = debugger(&args)?;
+    // `-x FILE` and `-ex COMMAND`: run first, echoed as in batch mode.
+    let first: Vec<String> = (args.x.iter())
+        .map(|f| format!("source {}", f.display()))
+        .chain(args.ex.iter().cloned())
+        .collect();
     match &args.batch {
         Some(file) => {
             let text = crate::files::read_input_text(file).map_err(Failure)?;
-            Ok(batch(&mut debugger, text.lines().map(str::to_string)))
+            let lines = first.into_iter().chain(text.lines().map(str::to_string));
+            Ok(batch(&mut debugger, lines))
         }
         None if !std::io::stdin().is_terminal() => {
             let lines = std::io::stdin().lock().lines().map_while(Result::ok);
-            Ok(batch(&mut debugger, lines))
+            Ok(batch(&mut debugger, first.into_iter().chain(lines)))
         }
-        None => interactive(&mut debugger),
+        None => interactive(&mut debugger, &first),
     }
 }
 
@@ -194,7 +222,7 @@ fn history_file() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".constree_history")))
 }
 
-fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
+fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Failure> {
     // Tab completes as far as the candidates agree, a second Tab lists
     // them (as a shell does), rather than inserting the first.
     let config = rustyline::Config::builder()
@@ -207,6 +235,15 @@ fn interactive(debugger: &mut Debugger) -> Result<ExitCode, Failure> {
         let _ = editor.load_history(h);
     }
     println!("{}", banner(debugger));
+    for line in first {
+        println!("> {line}");
+        match debugger.execute(line) {
+            Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
+            Ok(Outcome::Output(_)) => {}
+            Ok(Outcome::Quit) => return Ok(ExitCode::SUCCESS),
+            Err(e) => println!("\x1b[31merror:\x1b[0m {e}"),
+        }
+    }
     let mut last = String::new();
     let colour = super::style::colour(super::style::Stream::Stdout);
     let paint = |code: &str, text: &str| {
@@ -416,7 +453,7 @@ mod tests {
         assert_eq!(complete("cont"), ["continue "]);
         assert_eq!(complete("break ma"), ["main "]);
         assert_eq!(complete("print plan /ins"), ["/instr "]);
-        assert_eq!(complete("re").len(), 4);
+        assert_eq!(complete("re").len(), 5);
         assert!(complete("re").iter().all(|c| !c.ends_with(' ')));
     }
 }

@@ -175,7 +175,7 @@ fn suggest_subcommand(error: clap::Error) -> clap::Error {
 /// itself.
 fn parse() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let args = debug::gdb_style(std::env::args_os().collect());
     let mut choice = None;
     for (i, arg) in args.iter().enumerate() {
         let arg = arg.to_string_lossy();

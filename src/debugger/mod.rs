@@ -38,6 +38,12 @@ pub struct Debugger {
     /// The lines `list` has shown since the last stop (file, first,
     /// last): `list` again goes on after them, `list -` before them.
     listed: Option<(u32, u32, u32)>,
+    /// The program the breakpoints' code nodes are of.
+    bound_to: Option<*const Program>,
+    /// Positions remembered by `checkpoint`.
+    checkpoints: Vec<session::Pos>,
+    /// Files `source` is reading, one inside another.
+    sourcing: usize,
 }
 
 impl Debugger {
@@ -52,6 +58,9 @@ impl Debugger {
             next_id: 1,
             next_display: 1,
             listed: None,
+            bound_to: None,
+            checkpoints: Vec::new(),
+            sourcing: 0,
         }
     }
 
@@ -76,7 +85,9 @@ impl Debugger {
             return Err("the scenario has no robot to debug".into());
         };
         let session = Session::new(scenario, world, starts, Some(first));
-        Ok(Debugger::new(session, programs))
+        let mut debugger = Debugger::new(session, programs);
+        debugger.bound_to = debugger.program().as_ref().map(Rc::as_ptr);
+        Ok(debugger)
     }
 
     /// The scenario robot focused, if the focus is one.

@@ -9,12 +9,15 @@
 //! ticks are spent, it halts, or it fails and the report wipes it) the step
 //! is complete, and the world is exactly the one the plain engine gives.
 //!
-//! Time is a [`Pos`]: a game step and the ticks the focused machine has run
-//! in it. Snapshots are kept at the start and end of every step and every
-//! [`CHECKPOINT_TICKS`] ticks inside the current one; going back to a
-//! position restores the snapshot before it and runs forward again, which
-//! is exact because the engine is deterministic. Trees are shared, so a
-//! snapshot costs the world's cells and robots, not its registers' trees.
+//! Time is a [`Pos`]: a game step and the ticks the focused machine has
+//! run in it. Snapshots are kept at the start and end of every step and,
+//! inside a step, every [`checkpoint_spacing`] ticks (4,096, or more in a
+//! step of more than a million ticks, so that a step holds at most
+//! [`CHECKPOINTS_PER_STEP`]), for the last [`STEPS_WITH_CHECKPOINTS`] steps.
+//! Going back to a position restores the snapshot before it and runs
+//! forward again, which is exact because the engine is deterministic. Trees
+//! are shared, so a snapshot costs the world's cells and robots, not its
+//! registers' trees.
 
 use crate::machine::{MachineError, Memory, Pause, Register, run_until, tick_budget, wipe};
 use crate::scenario::Scenario;
@@ -33,8 +36,21 @@ pub type Place = (usize, usize);
 /// The `tick` of a [`Pos`] whose step is complete.
 pub const DONE: u64 = u64::MAX;
 
-/// Snapshots inside a step are this many ticks apart.
-pub const CHECKPOINT_TICKS: u64 = 1 << 16;
+/// Snapshots inside a step are at least this many ticks apart.
+pub const CHECKPOINT_TICKS: u64 = 1 << 12;
+
+/// A step holds at most this many snapshots inside it.
+pub const CHECKPOINTS_PER_STEP: u64 = 256;
+
+/// Snapshots inside a step are kept for this many of the last steps (those
+/// of older steps are dropped: going back there replays from the step's
+/// start).
+pub const STEPS_WITH_CHECKPOINTS: u64 = 8;
+
+/// The ticks between snapshots inside a step of `budget` ticks.
+pub fn checkpoint_spacing(budget: u64) -> u64 {
+    CHECKPOINT_TICKS.max(budget.div_ceil(CHECKPOINTS_PER_STEP))
+}
 
 /// A moment of the game: during game step `step` after the focused machine
 /// has run `tick` instructions, or after the step (`tick == DONE`). The
@@ -154,8 +170,7 @@ pub struct Session {
     ends: BTreeMap<u64, (u64, RunEnd)>,
     /// What happened in the last step begun.
     report: StepReport,
-    /// The earliest position that can be gone back to (history starts
-    /// again when the focus changes).
+    /// The earliest position that can be gone back to.
     origin: Pos,
     /// The user's changes (`set`): the state at each position as changed.
     /// A run passing one of these positions takes the changed state, so
@@ -245,8 +260,8 @@ impl Session {
     pub fn focused_memory_mut(&mut self) -> Option<&mut Memory> {
         self.focus?;
         let now = self.pos;
-        self.snapshots.retain(|p, _| *p < now);
-        self.edits.retain(|p, _| *p < now);
+        self.snapshots.retain(|p, _| *p <= now);
+        self.edits.retain(|p, _| *p <= now);
         self.ends.retain(|s, _| *s < now.step);
         self.memory_mut()
     }
@@ -304,15 +319,17 @@ impl Session {
 
     /// Focuses another robot (the place is in the world after the current
     /// step: a robot's machine runs under control only when it is focused
-    /// as its step begins, so the step is finished first). History starts
-    /// again here: reverse execution cannot go back past a change of focus.
+    /// as its step begins, so the step is finished first). The change is
+    /// part of history, as a `set` is: going back before it follows the
+    /// robot focused then, and runs through it take it again.
     pub fn set_focus(&mut self, place: Option<Place>) {
         self.finish_step();
+        let now = self.pos;
+        self.snapshots.retain(|p, _| *p <= now);
+        self.edits.retain(|p, _| *p < now);
+        self.ends.retain(|s, _| *s <= now.step);
         self.focus = place;
-        self.snapshots.clear();
-        self.ends.clear();
-        self.origin = self.pos;
-        self.snapshot();
+        self.edited();
     }
 
     /// Runs the current step to its end (nothing to do between steps).
@@ -372,9 +389,14 @@ impl Session {
         self.world = world;
         self.report = report;
         let step = self.pos.step + 1;
-        // Intra-step snapshots of earlier steps are no longer needed.
-        self.snapshots
-            .retain(|p, _| p.tick == 0 || p.is_done() || p.step >= step);
+        // Snapshots inside an old step are dropped (memory stays bounded).
+        if let Some(old) = step.checked_sub(STEPS_WITH_CHECKPOINTS) {
+            let inside = Pos { step: old, tick: 1 }..Pos::done(old);
+            let drop: Vec<Pos> = self.snapshots.range(inside).map(|(p, _)| *p).collect();
+            for p in drop {
+                self.snapshots.remove(&p);
+            }
+        }
         match (captured, self.focused().map(|r| r.processor.speed)) {
             (Some((command, action)), Some(speed)) => {
                 self.run = Some(FocusRun {
@@ -419,7 +441,8 @@ impl Session {
             return Some(Event::StepDone(RunEnd::Wiped(e)));
         }
         let left = run.budget - self.pos.tick;
-        let to_checkpoint = CHECKPOINT_TICKS - self.pos.tick % CHECKPOINT_TICKS;
+        let spacing = checkpoint_spacing(run.budget);
+        let to_checkpoint = spacing - self.pos.tick % spacing;
         let chunk = max.min(left).min(to_checkpoint).min(self.to_next_edit());
         let tick = self.pos.tick;
         let memory = self.memory_mut()?;
@@ -436,7 +459,7 @@ impl Session {
                 Some(Event::StepDone(RunEnd::Spent))
             }
             Pause::Budget => {
-                if self.pos.tick.is_multiple_of(CHECKPOINT_TICKS) {
+                if self.pos.tick.is_multiple_of(spacing) {
                     self.snapshot();
                 }
                 (ticks == max).then_some(Event::Reached)
@@ -482,7 +505,7 @@ impl Session {
             if goal.is_some_and(|g| self.pos >= g) || ticks_left == 0 {
                 return Event::Reached;
             }
-            if super::INTERRUPT.swap(false, Ordering::Relaxed) {
+            if super::INTERRUPT.load(Ordering::Relaxed) {
                 return Event::Interrupted;
             }
             // Without a focused machine there are no instructions to count
@@ -540,8 +563,17 @@ impl Session {
     }
 
     /// Goes to a position of the past or the future, exactly: from the
-    /// last snapshot before it, running forward.
+    /// last snapshot before it, running forward (Ctrl-C does not stop it:
+    /// it is kept for the command that asked).
     pub fn goto(&mut self, target: Pos) {
+        let interrupted = super::INTERRUPT.swap(false, Ordering::Relaxed);
+        self.goto_exactly(target);
+        if interrupted {
+            super::INTERRUPT.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn goto_exactly(&mut self, target: Pos) {
         let target = target.max(self.origin);
         let (at, snapshot) = self
             .snapshots
@@ -562,32 +594,50 @@ impl Session {
     }
 
     /// The position of the instruction run before the present one (`None`
-    /// at the start of the game).
+    /// at the start of history).
     pub fn previous_instruction(&mut self) -> Option<Pos> {
+        self.instructions_back(1)
+    }
+
+    /// The position `n` instructions before the present one, or `None`
+    /// when history starts less than `n` instructions back. Costs nothing
+    /// but the lengths of the steps crossed (known once they have run).
+    pub fn instructions_back(&mut self, n: u64) -> Option<Pos> {
         let mut pos = self.pos;
-        let found = loop {
-            if pos <= self.origin {
-                return None;
-            }
+        let mut left = n;
+        let target = loop {
             if pos.is_done() {
-                let ticks = self.ticks_of(pos.step).unwrap_or(0);
-                if ticks > 0 {
-                    break Pos {
-                        step: pos.step,
-                        tick: ticks - 1,
-                    };
+                if pos.step == 0 || pos <= self.origin {
+                    return None;
                 }
-                pos = Pos::done(pos.step.checked_sub(1)?);
-            } else if pos.tick > 0 {
+                // The end of a step counts as the tick after its last.
+                let ticks = self.ticks_of(pos.step).unwrap_or(0);
+                pos = Pos {
+                    step: pos.step,
+                    tick: ticks,
+                };
+            }
+            if pos.tick >= left {
                 break Pos {
                     step: pos.step,
-                    tick: pos.tick - 1,
+                    tick: pos.tick - left,
                 };
-            } else {
-                pos = Pos::done(pos.step.checked_sub(1)?);
             }
+            left -= pos.tick;
+            pos = Pos::done(pos.step - 1);
         };
-        (found >= self.origin).then_some(found)
+        (target >= self.origin).then_some(target)
+    }
+
+    /// The latest position before `pos` (and not before the origin) a
+    /// replay can start from: a snapshot at the end of a step or inside
+    /// one (a step's tick 0 is reached from the end of the step before).
+    pub fn replay_start_before(&self, pos: Pos) -> Option<Pos> {
+        self.snapshots
+            .range(self.origin..pos)
+            .rev()
+            .map(|(p, _)| *p)
+            .find(|p| p.tick != 0)
     }
 
     /// The instructions the focused machine ran in a complete step (a

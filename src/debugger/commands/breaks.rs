@@ -5,6 +5,7 @@ use super::super::points::{Breakpoint, Comparison, Condition, Watchpoint};
 use super::super::source::Program;
 use crate::tree::Tree;
 use rustc_hash::FxHashSet;
+use std::rc::Rc;
 
 impl Debugger {
     /// A register of the focused robot by name or number (`r3`, `3`).
@@ -222,10 +223,16 @@ impl Debugger {
         Ok(text)
     }
 
-    /// Sets every breakpoint again in the focused robot's program (after a
-    /// change of focus); one its program has no place for never hits.
+    /// Sets every breakpoint again in the focused robot's program when it
+    /// is not the one they are set in (after a change of focus, or going
+    /// back to before one); one its program has no place for never hits.
     pub(crate) fn rebind_breakpoints(&mut self) {
         let program = self.program();
+        let key = program.as_ref().map(Rc::as_ptr);
+        if key == self.bound_to {
+            return;
+        }
+        self.bound_to = key;
         let mut breakpoints = std::mem::take(&mut self.breakpoints);
         for b in &mut breakpoints {
             match program.as_ref().map(|p| self.resolve(p, &b.spec)) {

@@ -462,7 +462,7 @@ impl Debugger {
         self.session.set_focus(Some(place));
         self.rebind_breakpoints();
         Ok(format!(
-            "Focus on {}; reverse execution starts from here.\n{}",
+            "Focus on {} (going back before now follows the robot focused then).\n{}",
             args.trim(),
             self.here()
         ))
@@ -486,21 +486,26 @@ impl Debugger {
         };
         let tree = crate::asm::parse_literal(literal)
             .map_err(|e| format!("bad literal {literal:?}: {e}"))?;
-        let memory = self
-            .session
-            .focused_memory_mut()
-            .ok_or("no robot in focus")?;
-        let register = memory
-            .get_mut(index)
-            .ok_or_else(|| format!("there is no register {index}"))?;
-        if !(tree.is_nil() || tree.fits(register.limit)) {
+        let robot = self.session.focused().ok_or("no robot in focus")?;
+        let limit = robot
+            .memory
+            .get(index)
+            .ok_or_else(|| format!("there is no register {index}"))?
+            .limit;
+        if !(tree.is_nil() || tree.fits(limit)) {
             return Err(format!(
-                "{literal} is {} conses: it does not fit {name}'s limit {}",
-                tree.size(),
-                register.limit
+                "{literal} is {} conses: it does not fit {name}'s limit {limit}",
+                tree.size()
             ));
         }
-        register.contents = tree;
+        // Checked: the change is made (and the future dropped) only now.
+        if let Some(register) = self
+            .session
+            .focused_memory_mut()
+            .and_then(|m| m.get_mut(index))
+        {
+            register.contents = tree;
+        }
         self.session.edited();
         self.print(name)
     }

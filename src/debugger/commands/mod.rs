@@ -6,6 +6,7 @@ mod inspect;
 mod run;
 
 use super::Debugger;
+use super::session::{Event, Limit, Pos};
 
 /// A command: its name, short forms, usage and help.
 pub struct CommandInfo {
@@ -41,6 +42,10 @@ commands! {
     "reverse-step" ["rs"] "[N]" "Go back to the start of the previous source line (N times).";
     "reverse-continue" ["rc"] "[N]" "Go back to the Nth last breakpoint or watchpoint hit before now (default 1), or the start of history.";
     "reverse-gstep" ["rgs"] "[N]" "Go back to the start of the current game step (N-1 steps further back).";
+    "goto" [] "step S [tick T]" "Go to a position of the game, back or forward: tick T of step S, or the end of step S.";
+    "checkpoint" [] "" "Remember the present position (as rr's checkpoints); `restart N` goes back to it.";
+    "restart" [] "N" "Go to checkpoint N.";
+    "source" [] "FILE" "Run the commands of a file, one a line (`#` comments), as batch mode does; the first error or a `quit` ends the file.";
     "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: `REG is nil`, `REG is cons`, `size(REG) > N` (also <, <=, >=, ==, !=).";
     "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
     "watch" ["w"] "REG" "Stop when a register's value changes (by the machine, or by the engine at a step's start).";
@@ -55,7 +60,7 @@ commands! {
     "robots" [] "" "Every robot: where it is, its frame, its last action.";
     "items" [] "" "The items lying on each square.";
     "score" [] "" "The players' scores now.";
-    "focus" [] "NAME | X,Y[#I]" "Follow another robot (history starts again).";
+    "focus" [] "NAME | X,Y[#I]" "Follow another robot (history is kept: going back before the change follows the robot focused then).";
     "set" [] "REG = LITERAL | output LITERAL" "Change a register of the focused robot (any literal of the language).";
     "profile" [] "[N]" "Ticks spent per code block in the last N complete game steps, against the robot's speed.";
     "help" ["h", "?"] "[COMMAND]" "List the commands, or explain one.";
@@ -125,7 +130,104 @@ fn unknown(word: &str) -> String {
     }
 }
 
+/// Files `source` reads inside one another at most.
+const SOURCE_DEPTH: usize = 16;
+
 impl Debugger {
+    /// `goto step S [tick T]`.
+    fn goto_position(&mut self, args: &str) -> Result<String, String> {
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let number = |w: &str| {
+            w.parse::<u64>()
+                .map_err(|_| format!("{w:?} is not a number"))
+        };
+        let pos = match words.as_slice() {
+            ["step", s] => Pos::done(number(s)?),
+            ["step", s, "tick", t] => {
+                let (step, tick) = (number(s)?, number(t)?);
+                if step == 0 {
+                    return Err("step 0 has no ticks: the game starts after it".into());
+                }
+                Pos { step, tick }
+            }
+            _ => return Err("goto step S [tick T]".into()),
+        };
+        if pos > self.session.pos() {
+            // Forward: a run Ctrl-C can stop.
+            let event = self
+                .session
+                .advance(Limit::To(pos), false, &mut |_, _| false);
+            if event == Event::Interrupted {
+                return Ok(self.stop_report(&event, None));
+            }
+        } else {
+            self.session.goto(pos);
+        }
+        let reached = self.session.pos();
+        let note = if reached == pos {
+            String::new()
+        } else {
+            format!(
+                "{pos} is not in the game (the machine ran fewer ticks, or the game is over): now {reached}.\n"
+            )
+        };
+        Ok(format!("{note}{}", self.stop_report(&Event::Reached, None)))
+    }
+
+    fn checkpoint(&mut self) -> String {
+        self.checkpoints.push(self.session.pos());
+        format!(
+            "Checkpoint {} at {}.",
+            self.checkpoints.len(),
+            self.session.pos()
+        )
+    }
+
+    fn restart(&mut self, n: u64) -> Result<String, String> {
+        let pos = *self
+            .checkpoints
+            .get(n as usize - 1)
+            .ok_or_else(|| format!("no checkpoint {n} ({} made)", self.checkpoints.len()))?;
+        self.session.goto(pos);
+        Ok(self.stop_report(&Event::Reached, None))
+    }
+
+    /// `source FILE`: every command of the file, echoed as `> COMMAND`;
+    /// the first error stops it.
+    fn source(&mut self, args: &str) -> Result<String, String> {
+        let path = args.trim();
+        if path.is_empty() {
+            return Err("source what? a file of commands".into());
+        }
+        if self.sourcing >= SOURCE_DEPTH {
+            return Err(format!(
+                "{path}: files sourced inside one another {SOURCE_DEPTH} deep"
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        self.sourcing += 1;
+        let mut out = Vec::new();
+        let mut result = Ok(());
+        for line in text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            out.push(format!("> {line}"));
+            match self.execute(line) {
+                Ok(Outcome::Output(text)) if !text.is_empty() => out.push(text),
+                Ok(Outcome::Output(_)) => {}
+                // `quit` ends the file (the debugger stays).
+                Ok(Outcome::Quit) => break,
+                Err(e) => {
+                    result = Err(format!("{}\n{path}: {e}", out.join("\n")));
+                    break;
+                }
+            }
+        }
+        self.sourcing -= 1;
+        result.map(|()| out.join("\n"))
+    }
+
     /// Runs one command line.
     pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
         let line = line.trim();
@@ -149,6 +251,10 @@ impl Debugger {
             "reverse-step" => self.reverse_step(count(args)?)?,
             "reverse-continue" => self.reverse_continue(count(args)?)?,
             "reverse-gstep" => self.reverse_gstep(count(args)?)?,
+            "goto" => self.goto_position(args)?,
+            "checkpoint" => self.checkpoint(),
+            "restart" => self.restart(count(args)?)?,
+            "source" => self.source(args)?,
             "break" => self.add_break(args, false)?,
             "tbreak" => self.add_break(args, true)?,
             "watch" => self.add_watch(args)?,

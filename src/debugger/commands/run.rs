@@ -8,6 +8,14 @@ use crate::machine::MachineError;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
 
+/// A search interrupted by Ctrl-C.
+struct Interrupted;
+
+/// Whether Ctrl-C was pressed during the present command.
+fn interrupted() -> bool {
+    super::super::INTERRUPT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Steps gone back through at most, looking for a line's start.
 const REVERSE_STEP_LIMIT: usize = 100_000;
 
@@ -20,6 +28,7 @@ impl Debugger {
 
     /// Runs forward: why it stopped, and what the test found.
     fn run_probe(&mut self, limit: Limit, use_points: bool, goal: Goal) -> (Event, Option<Hit>) {
+        self.rebind_breakpoints();
         let program = self.program();
         let memory = self.session.focused().map(|r| r.memory.clone());
         let previous = self.last_run(use_points);
@@ -289,17 +298,22 @@ impl Debugger {
     /// line shown changes.
     pub(crate) fn step_line(&mut self, n: u64, over: bool) -> Result<String, String> {
         let program = self.source_program(": use stepi")?;
-        let mut out = String::new();
-        for _ in 0..n {
+        let mut left = n;
+        loop {
+            left = left.saturating_sub(1);
             let from = program.outer_line(&self.prog());
             let frame = if over {
                 self.stack().map(|(r, s)| Frame::new(r, &s))
             } else {
                 None
             };
-            out = self.go(Limit::Unlimited, true, Goal::Line { from, frame })?;
+            let (event, hit) = self.run_probe(Limit::Unlimited, true, Goal::Line { from, frame });
+            // Any other stop (a breakpoint, the end of the game) ends the
+            // count, as in gdb.
+            if left == 0 || !matches!((&event, &hit), (Event::Stopped, Some(Hit::Goal))) {
+                return Ok(self.stop_report(&event, hit));
+            }
         }
-        Ok(out)
     }
 
     pub(crate) fn finish(&mut self) -> Result<String, String> {
@@ -320,24 +334,29 @@ impl Debugger {
         self.go(Limit::Unlimited, true, goal)
     }
 
+    /// `reverse-stepi N`: one replay, from the snapshot nearest before
+    /// the position N instructions back.
     pub(crate) fn reverse_stepi(&mut self, n: u64) -> Result<String, String> {
-        for _ in 0..n {
-            match self.session.previous_instruction() {
-                Some(p) => self.session.goto(p),
-                None => {
-                    let origin = self.session.origin();
-                    self.session.goto(origin);
-                    return Ok(format!("At the start of history.\n{}", self.here()));
-                }
+        match self.session.instructions_back(n) {
+            Some(p) => {
+                self.session.goto(p);
+                Ok(self.stop_report(&Event::Reached, None))
+            }
+            None => {
+                let origin = self.session.origin();
+                self.session.goto(origin);
+                Ok(format!("At the start of history.\n{}", self.here()))
             }
         }
-        Ok(self.stop_report(&Event::Reached, None))
     }
 
     /// `reverse-step N`: back to the start of the line before, N times.
     pub(crate) fn reverse_step(&mut self, n: u64) -> Result<String, String> {
         let program = self.source_program(": use reverse-stepi")?;
         for _ in 0..n {
+            if interrupted() {
+                return Ok(self.stop_report(&Event::Interrupted, None));
+            }
             let from = self.session.pos();
             self.reverse_line(&program);
             if self.session.pos() == from {
@@ -353,6 +372,9 @@ impl Debugger {
         let start = program.outer_line(&self.prog());
         let mut line = None;
         for _ in 0..REVERSE_STEP_LIMIT {
+            if interrupted() {
+                break;
+            }
             let Some(p) = self.session.previous_instruction() else {
                 break;
             };
@@ -385,8 +407,13 @@ impl Debugger {
     /// `reverse-continue N`: back to the Nth last breakpoint or
     /// watchpoint hit (the hits on the way are counted).
     pub(crate) fn reverse_continue(&mut self, n: u64) -> Result<String, String> {
+        let here = self.session.pos();
         for k in 1..=n {
-            match self.last_hit() {
+            let Ok(last) = self.last_hit() else {
+                self.session.goto(here);
+                return Ok(self.stop_report(&Event::Interrupted, None));
+            };
+            match last {
                 Some((pos, hit)) => {
                     self.session.goto(pos);
                     if k == n {
@@ -408,17 +435,35 @@ impl Debugger {
     }
 
     /// The last breakpoint or watchpoint hit before now, if any, and what
-    /// was hit (the position is left anywhere).
-    fn last_hit(&mut self) -> Option<(Pos, Option<Hit>)> {
+    /// was hit (the position is left anywhere). History is searched back
+    /// from the present a stretch at a time, each stretch replayed from
+    /// the snapshot at its start: the cost is the ticks searched, not a
+    /// whole step's.
+    fn last_hit(&mut self) -> Result<Option<(Pos, Option<Hit>)>, Interrupted> {
         let here = self.session.pos();
-        let origin = self.session.origin();
-        let program = self.program();
-        let mut step = here.step + u64::from(!here.is_done());
-        while step > origin.step {
-            self.session.goto(Pos::done(step - 1));
-            let end = Pos::done(step).min(here);
-            let memory = self.session.focused().map(|r| r.memory.clone());
-            let previous = self.last_run(true);
+        let mut end = here;
+        while let Some(start) = self.session.replay_start_before(end) {
+            if interrupted() {
+                return Err(Interrupted);
+            }
+            // The memory and code just before the stretch's first check.
+            let (memory, previous) = if start.is_done() {
+                self.session.goto(start);
+                let memory = self.session.focused().map(|r| r.memory.clone());
+                (memory, self.last_run(true))
+            } else {
+                self.session.goto(Pos {
+                    tick: start.tick - 1,
+                    ..start
+                });
+                let memory = self.session.focused().map(|r| r.memory.clone());
+                let node = self.prog().node_id();
+                self.session.goto(start);
+                (memory, Some(node))
+            };
+            // History may hold another robot in focus here.
+            self.rebind_breakpoints();
+            let program = self.program();
             let mut probe = Probe::new(
                 &self.breakpoints,
                 &self.watches,
@@ -434,18 +479,18 @@ impl Debugger {
                 .session
                 .advance(Limit::To(end), skip, &mut |p, m| probe.check(p, m))
             {
-                if self.session.pos() >= here {
+                if self.session.pos() >= end {
                     break;
                 }
                 found = Some((self.session.pos(), probe.hit.take()));
                 skip = true;
             }
             if found.is_some() {
-                return found;
+                return Ok(found);
             }
-            step -= 1;
+            end = start;
         }
-        None
+        Ok(None)
     }
 
     pub(crate) fn profile(&mut self, n: u64) -> Result<String, String> {
