@@ -457,6 +457,16 @@ fn bad_scenarios_name_file_line_and_field() {
         ),
         ("not_toml", "[world\n", "bad.toml:1:7:"),
         (
+            "short_cargo",
+            "[world]\nsize = [2, 2]\n[[item]]\nat = [0, 0]\ncargo = [1]\n",
+            "bad.toml:5:9: item[0].cargo: invalid length 1, expected an array of length 2",
+        ),
+        (
+            "nested_value",
+            "[world]\nsize = [2, 2]\n[[player]]\nname = \"P\"\nhomes = [[0, \"x\"]]\n",
+            "bad.toml:5:9: player[0].homes: a position: [x, y], a mark on the map (\"A\") or \"random\"",
+        ),
+        (
             "missing_program",
             "[world]\nsize = [2, 2]\n[[robot]]\nat = [0, 0]\nprogram = \"nothere.cta\"\n",
             "bad.toml:5:11: robot[0].program: there is no program file DIR/nothere.cta",

@@ -183,7 +183,10 @@ pub struct ValuesSpec {
 
 /// A position: `[x, y]`, the name of a mark on the map, or `"random"`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a position: [x, y], a mark on the map (\"A\") or \"random\""
+)]
 pub enum PositionSpec {
     /// Coordinates.
     At([i64; 2]),
@@ -224,7 +227,10 @@ pub struct FrameSpec {
 
 /// A register part.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a register: its limit (16), or { limit = 16, contents = \"[1, 2]\" }"
+)]
 pub enum RegisterSpec {
     /// Just a limit; the contents are Nil.
     Limit(i64),
