@@ -113,6 +113,9 @@ pub struct ExpectSpec {
     /// Robots checked.
     #[serde(default)]
     pub robot: Vec<Spanned<RobotExpectSpec>>,
+    /// Squares checked: the items lying on them.
+    #[serde(default)]
+    pub square: Vec<Spanned<SquareExpectSpec>>,
     /// `false`: no robot's machine may fail in the steps played (a failed
     /// check for each that does); `true` (the default): failures are
     /// reported as warnings only.
@@ -133,6 +136,19 @@ pub struct RobotExpectSpec {
     /// language (`"[1, 2]"`, `"Move N"`, `"nil"`).
     #[serde(default)]
     pub registers: std::collections::BTreeMap<String, Spanned<String>>,
+}
+
+/// What should lie on one square after some steps.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SquareExpectSpec {
+    /// The square: `[x, y]` or a mark.
+    pub at: Spanned<PositionSpec>,
+    /// After how many steps (default: the expectation's `steps`).
+    pub after: Option<Spanned<u64>>,
+    /// Exactly the items lying there, in any order, written as `[[item]]`
+    /// entries without `at` (`count` for several alike); `[]` for none.
+    pub items: Spanned<Vec<Spanned<ItemSpec>>>,
 }
 
 /// Caps on speeds and register limits. Robots are built only from parts
