@@ -1,7 +1,7 @@
 //! `constree run` and `constree replay`: play a scenario, show a recorded
 //! game.
 
-use super::asm::StdlibOption;
+use super::asm::{DenyOption, StdlibOption};
 use super::render::{self, map};
 use super::{Failure, kind};
 use crate::scenario::game::{Game, RobotEvent, scores};
@@ -52,6 +52,8 @@ pub struct RunArgs {
     trace: Option<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// `constree replay`.
@@ -75,7 +77,10 @@ fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
     match &args.scenario {
         Some(path) => {
             kind::SCENARIO.check("run", path)?;
-            Ok(Scenario::load_text(path, args.stdlib.dir())?)
+            Ok(Scenario::load_text_with(
+                path,
+                &args.deny.assembling(&args.stdlib),
+            )?)
         }
         None => Ok((builtin::scenario()?, builtin::text().to_string())),
     }

@@ -1,9 +1,9 @@
 //! `constree test`: play scenarios and check their `[expect]` tables.
 
-use super::asm::StdlibOption;
+use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
-use crate::scenario::Scenario;
 use crate::scenario::expect::MachineFailure;
+use crate::scenario::{Assembling, Scenario};
 use crate::words::count;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,6 +36,8 @@ pub struct TestArgs {
     filter: Option<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// The `.toml` files of a directory, sorted.
@@ -69,7 +71,11 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
     };
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
-        let (p, f) = test_file(file, &args.stdlib, args.filter.as_deref());
+        let (p, f) = test_file(
+            file,
+            &args.deny.assembling(&args.stdlib),
+            args.filter.as_deref(),
+        );
         passed += p;
         failed += f;
     }
@@ -96,9 +102,9 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
 /// Plays one scenario and checks its expectations, printing a line per
 /// check and a warning per robot whose machine failed; gives the checks
 /// passed and failed (a scenario that does not load is one failure).
-fn test_file(file: &Path, stdlib: &StdlibOption, filter: Option<&str>) -> (usize, usize) {
+fn test_file(file: &Path, assembling: &Assembling, filter: Option<&str>) -> (usize, usize) {
     let quiet = super::style::quiet();
-    let scenario = match Scenario::load(file, stdlib.dir()) {
+    let scenario = match Scenario::load_text_with(file, assembling).map(|(s, _)| s) {
         Ok(s) => s,
         Err(e) => {
             println!("FAILED  {e}");

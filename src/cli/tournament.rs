@@ -1,11 +1,11 @@
 //! `constree tournament`: many seeded rounds of a scenario between player
 //! programs, in parallel, ranked.
 
-use super::asm::StdlibOption;
+use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
-use crate::scenario::{Scenario, load_program};
+use crate::scenario::{Assembling, Scenario, load_program_denying};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -48,11 +48,13 @@ pub struct TournamentArgs {
     record_round: Option<Vec<String>>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// Players named after their files; a name taken already gets `#2`, `#3`...
-fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, Failure> {
-    let loader = DiskLoader::new(stdlib);
+fn entrants(paths: &[PathBuf], assembling: &Assembling) -> Result<Vec<Entrant>, Failure> {
+    let loader = DiskLoader::new(assembling.stdlib.clone());
     let mut entrants: Vec<Entrant> = Vec::new();
     for path in paths {
         kind::PROGRAM.check("tournament --players", path)?;
@@ -62,7 +64,8 @@ fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, 
                 path.display()
             )));
         }
-        let image = load_program(&loader, path).map_err(Failure)?;
+        let image =
+            load_program_denying(&loader, path, assembling.deny_warnings).map_err(Failure)?;
         let stem = path.file_stem().map_or_else(
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),
@@ -100,8 +103,9 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     }
     let record = record_request(&args.record_round)?;
     kind::SCENARIO.check("tournament --game", &args.game)?;
-    let (scenario, text) = Scenario::load_text(&args.game, args.stdlib.dir())?;
-    let players = entrants(&args.players, args.stdlib.dir())?;
+    let assembling = args.deny.assembling(&args.stdlib);
+    let (scenario, text) = Scenario::load_text_with(&args.game, &assembling)?;
+    let players = entrants(&args.players, &assembling)?;
     if let Some((_, file)) = &record {
         crate::files::check_output(file)
             .map_err(|e| Failure(format!("--record-round {}: {e}", file.display())))?;
