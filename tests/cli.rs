@@ -482,3 +482,27 @@ fn the_listing_shows_each_instructions_source_line_with_control_characters_escap
     assert!(!listing.contains('\u{1b}'), "{listing}");
     assert!(listing.contains("loop.cta:7 (halt)  halt"), "{listing}");
 }
+
+/// A robot's machine error is part of the game: `run` plays on and exits
+/// 0, with a warning on standard error naming the robot, the step, the
+/// error and the failing instruction's source line.
+#[test]
+fn run_warns_of_a_robots_machine_error_and_succeeds() {
+    let dir = cli_common::scratch_dir("run_machine_error");
+    std::fs::copy("tests/debugger/faulty.cta", dir.join("faulty.cta")).unwrap();
+    std::fs::write(
+        dir.join("game.toml"),
+        "steps = 3\n[world]\nmap = \"\"\"\nA.\n\"\"\"\n[[robot]]\nname = \"f\"\nat = \"A\"\nprogram = \"faulty.cta\"\n",
+    )
+    .unwrap();
+    let game = dir.join("game.toml");
+    let out = cli_common::constree(&["run", cli_common::arg(&game)], "");
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = cli_common::text(&out.stderr);
+    assert!(
+        stderr.starts_with("warning: f's machine failed in step 2: deconstruct of Nil in x (r3); every register wiped, in `deconstruct x, x, scratch` at ")
+            && stderr.ends_with("faulty.cta:7 (car)\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

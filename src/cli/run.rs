@@ -4,6 +4,7 @@
 use super::asm::{DenyOption, StdlibOption};
 use super::render::{self, map};
 use super::{Failure, kind};
+use crate::scenario::expect::MachineFailure;
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
 use crate::scenario::{RobotSetup, Scenario, builtin};
@@ -171,10 +172,16 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         show(&game);
     }
     let mut tracing = traced;
+    let everyone: Vec<usize> = (0..scenario.robots.len()).collect();
+    let mut failures = Vec::new();
     for _ in 0..steps {
-        let (_, event) = game.play_step(tracing);
-        if let (Some(k), Some(event)) = (traced, event) {
-            println!("{}", trace_line(&scenario.robots[k], &event));
+        let (_, events) = game.play_step_following(&everyone);
+        for (robot, event) in events.iter().enumerate() {
+            MachineFailure::note(&mut failures, &scenario, robot, event);
+        }
+        if let Some(k) = tracing {
+            let event = &events[k];
+            println!("{}", trace_line(&scenario.robots[k], event));
             if event.at.is_none() {
                 tracing = None;
             }
@@ -206,6 +213,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             );
         }
         Format::Text => {}
+    }
+    // A machine error is part of the game (the robot plays on, wiped):
+    // a warning, not a failure.
+    for failure in &failures {
+        eprintln!("warning: {}", failure.describe(&scenario));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,6 @@
 
 use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
-use crate::scenario::expect::MachineFailure;
 use crate::scenario::{Assembling, Scenario};
 use crate::words::count;
 use std::path::{Path, PathBuf};
@@ -164,24 +163,7 @@ fn test_file(file: &Path, assembling: &Assembling, filter: Option<&str>) -> (usi
         println!("{header}");
     }
     for failure in &run.failures {
-        println!("  warning {}", failure_line(&scenario, failure));
+        println!("  warning {}", failure.describe(&scenario));
     }
     (passed, failed)
-}
-
-/// A robot's machine failure in words: the robot, the step, the error and
-/// where the failing instruction is written.
-fn failure_line(scenario: &Scenario, failure: &MachineFailure) -> String {
-    let place = failure
-        .fault
-        .as_ref()
-        .map_or_else(String::new, |f| format!(", in {f}"));
-    let more = match failure.count {
-        1 => String::new(),
-        n => format!(" (it failed in {})", count(n, "step")),
-    };
-    format!(
-        "{}'s machine failed in step {}: {}; every register wiped{place}{more}",
-        scenario.robots[failure.robot].name, failure.step, failure.error
-    )
 }

@@ -396,35 +396,56 @@ impl Expectations {
                 break;
             }
             let (_, events) = game.play_step_following(&everyone);
-            for (robot, event) in events.into_iter().enumerate() {
-                let setup = &game.scenario.robots[robot];
-                note_failure(&mut failures, robot, event, setup);
+            for (robot, event) in events.iter().enumerate() {
+                MachineFailure::note(&mut failures, scenario, robot, event);
             }
         }
         TestRun { outcomes, failures }
     }
 }
 
-/// Adds a robot's machine failure in a step to the list (or counts it, if
-/// the robot failed before).
-fn note_failure(
-    failures: &mut Vec<MachineFailure>,
-    robot: usize,
-    event: RobotEvent,
-    setup: &crate::scenario::RobotSetup,
-) {
-    let Some(Err(error)) = event.run else {
-        return;
-    };
-    match failures.iter_mut().find(|f| f.robot == robot) {
-        Some(earlier) => earlier.count += 1,
-        None => failures.push(MachineFailure {
-            robot,
-            step: event.step,
-            error: setup.error_text(&error),
-            fault: event.fault,
-            count: 1,
-        }),
+impl MachineFailure {
+    /// Adds scenario robot `robot`'s machine failure in a step (its event)
+    /// to the list, or counts it if the robot failed before; nothing when
+    /// its machine did not fail.
+    pub fn note(
+        failures: &mut Vec<MachineFailure>,
+        scenario: &super::Scenario,
+        robot: usize,
+        event: &RobotEvent,
+    ) {
+        let Some(Err(error)) = &event.run else {
+            return;
+        };
+        match failures.iter_mut().find(|f| f.robot == robot) {
+            Some(earlier) => earlier.count += 1,
+            None => failures.push(MachineFailure {
+                robot,
+                step: event.step,
+                error: scenario.robots[robot].error_text(error),
+                fault: event.fault.clone(),
+                count: 1,
+            }),
+        }
+    }
+
+    /// The failure in words: the robot, the step, the error and where the
+    /// failing instruction is written.
+    pub fn describe(&self, scenario: &super::Scenario) -> String {
+        let place = self
+            .fault
+            .as_ref()
+            .map_or_else(String::new, |f| format!(", in {f}"));
+        let more = match self.count {
+            1 => String::new(),
+            n => format!(" (it failed in {})", steps(n as u64)),
+        };
+        format!(
+            "{}'s machine failed in step {}: {}; every register wiped{place}{more}",
+            crate::files::escape_controls(&scenario.robots[self.robot].name),
+            self.step,
+            self.error
+        )
     }
 }
 
