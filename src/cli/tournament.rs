@@ -139,7 +139,12 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     }
     match args.format {
         Format::Json => super::input::print_json(&outcome, false)?,
-        Format::Text => print!("{}", table(&outcome)),
+        Format::Text => {
+            print!("{}", table(&outcome));
+            if !super::style::quiet() {
+                print!("{}", legend(outcome.scoring));
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -148,6 +153,20 @@ fn save_round(tournament: &Tournament, round: usize, file: &Path) -> Result<(), 
     let (_, replay) = tournament.record_round(round)?;
     replay.save(file)?;
     Ok(())
+}
+
+/// What the table's columns mean, under a scoring rule.
+fn legend(scoring: &str) -> String {
+    let score = if scoring == "survivors" {
+        "the robots of its colour left at the end"
+    } else {
+        "the value its robots carry home"
+    };
+    format!(
+        "\npoints: the scoring rule's points, summed over the rounds; wins: rounds with more\n\
+         points than every other player; survived: rounds ending with robots of its colour;\n\
+         average score: its score per round ({scoring}: {score}).\n"
+    )
 }
 
 /// The ranked table.
