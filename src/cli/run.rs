@@ -174,6 +174,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let mut tracing = traced;
     let everyone: Vec<usize> = (0..scenario.robots.len()).collect();
     let mut failures = Vec::new();
+    let progress = (!watching)
+        .then(|| super::style::Progress::bar(steps, "{bar:40} step {pos}/{len}, {eta} left"));
     for _ in 0..steps {
         let (_, events) = game.play_step_following(&everyone);
         for (robot, event) in events.iter().enumerate() {
@@ -181,7 +183,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         }
         if let Some(k) = tracing {
             let event = &events[k];
-            println!("{}", trace_line(&scenario.robots[k], event));
+            let line = trace_line(&scenario.robots[k], event);
+            match &progress {
+                Some(progress) => progress.println(&line),
+                None => println!("{line}"),
+            }
             if event.at.is_none() {
                 tracing = None;
             }
@@ -193,7 +199,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             std::thread::sleep(std::time::Duration::from_millis(args.delay));
             show(&game);
         }
+        if let Some(progress) = &progress {
+            progress.inc(1);
+        }
     }
+    drop(progress);
     if let (Some(path), Some(replay)) = (&args.record, &replay) {
         replay.save(path)?;
     }

@@ -6,7 +6,6 @@ use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
 use crate::scenario::{Assembling, Scenario, load_program_denying};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -119,21 +118,12 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             args.rounds
         )));
     }
-    let bar = super::style::progress().then(|| {
-        let bar = ProgressBar::new(args.rounds as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} rounds, {eta} left") {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let outcome = tournament.play(args.jobs, &|| {
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    })?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    let progress = super::style::Progress::bar(
+        args.rounds as u64,
+        "{bar:40} {pos}/{len} rounds, {eta} left",
+    );
+    let outcome = tournament.play(args.jobs, &|| progress.inc(1))?;
+    drop(progress);
     if let Some((round, file)) = &record {
         save_round(&tournament, *round, file)?;
     }
