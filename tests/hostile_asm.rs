@@ -203,6 +203,15 @@ fn many_register_declarations_assemble() {
     out.assert_success();
 }
 
+#[test]
+fn a_long_chain_of_calls_is_checked_without_recursion() {
+    // The call-stack check follows the chain of calls: 20,000 routines
+    // deep once took quadratic memory (over 1 GiB), 100,000 overflowed the
+    // stack.
+    let out = check("calls", &main_file(hostile::call_chain(20_000)));
+    out.assert_success();
+}
+
 // The same long expressions wherever a literal is read.
 
 /// The hostile literals: a binary chain and a prefix chain, at the size

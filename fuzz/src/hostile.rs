@@ -116,6 +116,21 @@ pub fn many_registers(count: usize) -> String {
     text
 }
 
+/// `count` routines, each calling the next (a chain of calls as deep as
+/// the program is long), from a main that calls the first.
+pub fn call_chain(count: usize) -> String {
+    let mut text =
+        String::from("use std/control\nresize stack 1000000000\nmain:\n    call f0\n    halt\n");
+    for k in 0..count {
+        text.push_str(&format!("f{k}:\n"));
+        if k + 1 < count {
+            text.push_str(&format!("    call f{}\n", k + 1));
+        }
+        text.push_str("    ret\n");
+    }
+    text
+}
+
 /// A small deterministic generator (xorshift), so that a seed names a
 /// program.
 pub struct Rng(u64);
@@ -187,6 +202,7 @@ pub fn random_program(seed: u64, scale: usize) -> Files {
         6 => main(branching_macro(size % 30)),
         7 => include_fanout(1 + size % 40),
         8 => image_nest(1 + size % 60, 1 + rng.below(2) as usize),
+        9 if rng.below(2) == 0 => main(call_chain(size)),
         _ => main(program_with(&random_expr(&mut rng, size))),
     }
 }
