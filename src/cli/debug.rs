@@ -147,7 +147,7 @@ fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
     let mut debugger = Debugger::for_scenario(scenario, builtins).map_err(Failure)?;
     if let Some(sel) = &args.robot {
         let place = debugger.select(sel).map_err(Failure)?;
-        debugger.session.set_focus(Some(place));
+        debugger.set_focus(Some(place));
     }
     Ok(debugger)
 }
