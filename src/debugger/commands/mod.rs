@@ -2,8 +2,11 @@
 //! per command, each giving its output text or a one-line error.
 
 mod breaks;
+mod control;
 mod inspect;
 mod run;
+
+pub use control::Block;
 
 use super::Debugger;
 use super::session::{Event, Limit, Pos};
@@ -46,10 +49,17 @@ commands! {
     "checkpoint" [] "" "Remember the present position (as rr's checkpoints); `restart N` goes back to it.";
     "restart" [] "N" "Go to checkpoint N.";
     "source" [] "FILE" "Run the commands of a file, one a line (`#` comments), as batch mode does; the first error or a `quit` ends the file.";
-    "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: `REG is nil`, `REG is cons`, `size(REG) > N` (also <, <=, >=, ==, !=).";
+    "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: tests joined by `and` and `or` (`and` first): `PATH is nil`, `PATH is cons`, `size(PATH) OP N`, `PATH == VALUE`, `PATH != VALUE`, `PATH OP N` (an int; OP: <, <=, >, >=, ==, !=), as in `break seek if next == Move W and in.2.0 is cons`.";
     "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
-    "watch" ["w"] "REG" "Stop when a register's value changes (by the machine, or by the engine at a step's start).";
-    "delete" ["d"] "[ID...]" "Delete breakpoints and watchpoints (all without IDs).";
+    "watch" ["w"] "REG | PATH [if COND]" "Stop when the value of a register or of a path into one (`in.2.0`, `plan.0`) changes (by the machine, or by the engine at a step's start), showing the old and the new value.";
+    "catch" [] "destroyed | inspected | built | lifted | dropped | command KIND | action KIND [any]" "Stop as a step begins in which the focused robot (any robot with `any`) is destroyed, inspected, builds a child (which starts running), lifts or drops an item, gives a command of KIND or takes an action of KIND.";
+    "delete" ["d"] "[ID...]" "Delete breakpoints, watchpoints and catchpoints (all without IDs).";
+    "condition" [] "N [COND]" "Stop at breakpoint, watchpoint or catchpoint N only when COND holds (as `break ... if COND`); without COND, always.";
+    "ignore" [] "N COUNT" "Pass over the next COUNT hits of N going forward (they are counted, as in gdb).";
+    "enable" [] "[N...]" "Enable breakpoints, watchpoints and catchpoints (all without IDs).";
+    "disable" [] "[N...]" "Disable breakpoints, watchpoints and catchpoints (all without IDs): kept, never hit.";
+    "commands" [] "[N...]" "Commands to run when N (the last point set without N) stops the program: one a line, then `end`; an empty list removes them.";
+    "define" [] "NAME" "A user command: its lines follow, then `end`; `NAME ARGS` runs them with $arg0, $arg1, ... and $argc replaced.";
     "print" ["p"] "EXPR [/FMT | : TYPE]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr action tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`.";
     "display" [] "EXPR [/FMT | : TYPE]" "Print EXPR after every stop.";
     "undisplay" [] "[ID...]" "Stop displaying (all without IDs).";
@@ -225,13 +235,38 @@ impl Debugger {
             }
         }
         self.sourcing -= 1;
+        if result.is_ok()
+            && let Err(e) = self.unclosed_block(path)
+        {
+            result = Err(format!("{}\n{e}", out.join("\n")));
+        }
         result.map(|()| out.join("\n"))
     }
 
-    /// Runs one command line.
+    /// Runs one command line (a line of a `commands` or `define` block
+    /// being read is taken into it), then the commands of the points its
+    /// stop hit.
     pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
         let line = line.trim();
+        if self.reading_block() {
+            return self.block_line(line).map(Outcome::Output);
+        }
+        match self.execute_line(line)? {
+            Outcome::Output(out) => self.run_pending(out),
+            Outcome::Quit => Ok(Outcome::Quit),
+        }
+    }
+
+    /// Runs one command line: a command of the table or a user command.
+    fn execute_line(&mut self, line: &str) -> Result<Outcome, String> {
+        let line = line.trim();
         let (word, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        if let Some(body) = self.user_command(word) {
+            return self.call_user(body, args);
+        }
+        if word == "end" {
+            return Err("`end` closes a `commands` or `define` block: none is open".into());
+        }
         let Some(command) = find(word) else {
             return Err(unknown(word));
         };
@@ -258,7 +293,14 @@ impl Debugger {
             "break" => self.add_break(args, false)?,
             "tbreak" => self.add_break(args, true)?,
             "watch" => self.add_watch(args)?,
+            "catch" => self.catch(args)?,
             "delete" => self.delete(args)?,
+            "condition" => self.set_condition(args)?,
+            "ignore" => self.ignore(args)?,
+            "enable" => self.enable(args, true)?,
+            "disable" => self.enable(args, false)?,
+            "commands" => self.commands(args)?,
+            "define" => self.define(args)?,
             "print" => self.print(args)?,
             "display" => self.display(args)?,
             "undisplay" => self.undisplay(args)?,
