@@ -411,7 +411,8 @@ mod library {
             })
     }
 
-    /// Commands that look and move but change nothing.
+    /// Commands that look and move but change nothing (and set
+    /// breakpoints, watchpoints and catchpoints, which stop runs).
     fn command() -> impl Strategy<Value = String> {
         prop_oneof![
             (1u64..300).prop_map(|n| format!("stepi {n}")),
@@ -435,6 +436,26 @@ mod library {
             Just("robots".to_string()),
             Just("profile".to_string()),
             (0usize..4).prop_map(|k| format!("focus r{k}")),
+            (1u64..4).prop_map(|n| format!("reverse-next {n}")),
+            Just("reverse-finish".to_string()),
+            Just("until".to_string()),
+            Just("advance main".to_string()),
+            Just("break main if out is nil or size(in) > 3".to_string()),
+            Just("watch in.2.0".to_string()),
+            Just("ignore 1 2".to_string()),
+            Just("disable 1".to_string()),
+            Just("enable".to_string()),
+            prop_oneof![
+                Just("destroyed"),
+                Just("inspected"),
+                Just("built"),
+                Just("lifted any"),
+                Just("dropped any"),
+                Just("command move"),
+                Just("action passed any"),
+                Just("destroyed any"),
+            ]
+            .prop_map(|c| format!("catch {c}")),
         ]
     }
 

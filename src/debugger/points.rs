@@ -196,6 +196,16 @@ pub enum Goal {
     /// The output register (its index, and the node it holds now) is
     /// written with something other than Nil.
     Output(usize, usize),
+    /// The program register is one of these code nodes, or (when
+    /// `returns` is given, as for [`Goal::Return`]: the stack register,
+    /// the tails of the stack below the current frame, the code returned
+    /// to) the current call returns (`until LOCATION`, `advance`).
+    Reach {
+        /// The code nodes.
+        nodes: FxHashSet<usize>,
+        /// The return.
+        returns: Option<(usize, FxHashSet<usize>, usize)>,
+    },
 }
 
 /// The frame a `next` runs in: a call made from it runs whole, until
@@ -457,9 +467,12 @@ impl<'a> Probe<'a> {
                 let line = program.outer_line(prog);
                 line.is_some() && line != *from
             }
-            Goal::Return { stack, tails, to } => {
-                prog.node_id() == *to
-                    && register(prog, memory, *stack).is_some_and(|s| tails.contains(&s.node_id()))
+            Goal::Return { stack, tails, to } => returned(prog, memory, *stack, tails, *to),
+            Goal::Reach { nodes, returns } => {
+                nodes.contains(&prog.node_id())
+                    || returns.as_ref().is_some_and(|(stack, tails, to)| {
+                        returned(prog, memory, *stack, tails, *to)
+                    })
             }
             Goal::Output(out, last) => {
                 let Some(now) = register(prog, memory, *out) else {
@@ -471,6 +484,19 @@ impl<'a> Probe<'a> {
             }
         }
     }
+}
+
+/// Whether a call has returned: the program register is the code it
+/// returns to (`to`) and the stack register one of the `tails` below it.
+fn returned(
+    prog: &Tree,
+    memory: &[Register],
+    stack: usize,
+    tails: &FxHashSet<usize>,
+    to: usize,
+) -> bool {
+    prog.node_id() == to
+        && register(prog, memory, stack).is_some_and(|s| tails.contains(&s.node_id()))
 }
 
 /// The node ids of a list's tails: the list itself (when `with_self`), its

@@ -32,7 +32,11 @@ impl Debugger {
     }
 
     /// The code nodes a breakpoint location names, and a description.
-    fn resolve(&self, program: &Program, spec: &str) -> Result<(FxHashSet<usize>, String), String> {
+    pub(crate) fn resolve(
+        &self,
+        program: &Program,
+        spec: &str,
+    ) -> Result<(FxHashSet<usize>, String), String> {
         let describe = |tree: &Tree| self.instruction_text(tree);
         // A label, or `NAME+K` as stops print places.
         let named = program.named(spec);

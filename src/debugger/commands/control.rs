@@ -261,7 +261,7 @@ impl Debugger {
                 Ok(Outcome::Output(_)) => {}
                 Ok(Outcome::Quit) => return Ok(Outcome::Quit),
                 Err(e) => {
-                    out.push(format!("error: {e}"));
+                    out.push(e);
                     return Err(out.join("\n"));
                 }
             }

@@ -4,6 +4,7 @@
 mod breaks;
 mod control;
 mod inspect;
+mod reverse;
 mod run;
 
 pub use control::Block;
@@ -43,6 +44,10 @@ commands! {
     "until-output" ["uo"] "" "Run until the machine writes a command into its output register.";
     "reverse-stepi" ["rsi"] "[N]" "Go back N machine instructions (default 1), exactly.";
     "reverse-step" ["rs"] "[N]" "Go back to the start of the previous source line (N times).";
+    "reverse-next" ["rn"] "[N]" "Go back to the start of the previous source line in this frame: calls run whole (N times).";
+    "reverse-finish" [] "" "Go back to the call of the current routine (the instruction that pushed its frame).";
+    "until" ["u"] "[LOCATION]" "Without LOCATION: as `next`, but a jump back to an earlier line (a loop) does not stop it. With one: run until LOCATION (as `break` takes it) is reached or the current call returns.";
+    "advance" [] "LOCATION" "Run until LOCATION (as `break` takes it) is reached or the current call returns.";
     "reverse-continue" ["rc"] "[N]" "Go back to the Nth last breakpoint or watchpoint hit before now (default 1), or the start of history.";
     "reverse-gstep" ["rgs"] "[N]" "Go back to the start of the current game step (N-1 steps further back).";
     "goto" [] "step S [tick T]" "Go to a position of the game, back or forward: tick T of step S, or the end of step S.";
@@ -283,7 +288,14 @@ impl Debugger {
             "gstep" => self.gstep(count(args)?)?,
             "until-output" => self.until_output()?,
             "reverse-stepi" => self.reverse_stepi(count(args)?)?,
-            "reverse-step" => self.reverse_step(count(args)?)?,
+            "reverse-step" => self.reverse_line(count(args)?, false)?,
+            "reverse-next" => self.reverse_line(count(args)?, true)?,
+            "reverse-finish" => self.reverse_finish()?,
+            "until" => self.until(args)?,
+            "advance" if args.trim().is_empty() => {
+                return Err("advance where? a LOCATION, as `break` takes it".into());
+            }
+            "advance" => self.until(args)?,
             "reverse-continue" => self.reverse_continue(count(args)?)?,
             "reverse-gstep" => self.reverse_gstep(count(args)?)?,
             "goto" => self.goto_position(args)?,

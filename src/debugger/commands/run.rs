@@ -16,9 +16,6 @@ fn interrupted() -> bool {
     super::super::INTERRUPT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Steps gone back through at most, looking for a line's start.
-const REVERSE_STEP_LIMIT: usize = 100_000;
-
 impl Debugger {
     /// Runs forward and reports why it stopped.
     fn go(&mut self, limit: Limit, use_points: bool, goal: Goal) -> Result<String, String> {
@@ -27,7 +24,12 @@ impl Debugger {
     }
 
     /// Runs forward: why it stopped, and what the test found.
-    fn run_probe(&mut self, limit: Limit, use_points: bool, goal: Goal) -> (Event, Option<Hit>) {
+    pub(crate) fn run_probe(
+        &mut self,
+        limit: Limit,
+        use_points: bool,
+        goal: Goal,
+    ) -> (Event, Option<Hit>) {
         self.rebind_breakpoints();
         let program = self.program();
         let memory = self.session.focused().map(|r| r.memory.clone());
@@ -315,7 +317,7 @@ impl Debugger {
 
     /// The call stack register and its contents, if the image has a call
     /// convention.
-    fn stack(&self) -> Option<(usize, Tree)> {
+    pub(crate) fn stack(&self) -> Option<(usize, Tree)> {
         let cs = self.program()?.image.callstack?;
         let tree = self
             .session
@@ -379,48 +381,6 @@ impl Debugger {
                 let origin = self.session.origin();
                 self.session.goto(origin);
                 Ok(format!("At the start of history.\n{}", self.here()))
-            }
-        }
-    }
-
-    /// `reverse-step N`: back to the start of the line before, N times.
-    pub(crate) fn reverse_step(&mut self, n: u64) -> Result<String, String> {
-        let program = self.source_program(": use reverse-stepi")?;
-        for _ in 0..n {
-            if interrupted() {
-                return Ok(self.stop_report(&Event::Interrupted, None));
-            }
-            let from = self.session.pos();
-            self.reverse_line(&program);
-            if self.session.pos() == from {
-                return Ok(format!("At the start of history.\n{}", self.here()));
-            }
-        }
-        Ok(self.stop_report(&Event::Reached, None))
-    }
-
-    /// Back to an instruction of another line than the present one, then
-    /// to that line's start.
-    fn reverse_line(&mut self, program: &super::super::source::Program) {
-        let start = program.outer_line(&self.prog());
-        let mut line = None;
-        for _ in 0..REVERSE_STEP_LIMIT {
-            if interrupted() {
-                break;
-            }
-            let Some(p) = self.session.previous_instruction() else {
-                break;
-            };
-            let here = self.session.pos();
-            self.session.goto(p);
-            let now = program.outer_line(&self.prog());
-            match line {
-                None if now.is_some() && now != start => line = Some(now),
-                Some(l) if now != l => {
-                    self.session.goto(here);
-                    break;
-                }
-                _ => {}
             }
         }
     }
