@@ -156,6 +156,43 @@ fn commands_on_standard_input_are_a_batch() {
     assert!(text(&out.stdout).contains("error: unknown command \"nonsense\""));
 }
 
+/// docs/debugger.md's table of gdb and rr commands names every command of
+/// the debugger, and names only commands (or their short forms) in its
+/// constree column.
+#[test]
+fn the_gdb_table_names_every_command_and_only_commands() {
+    use constree::debugger::commands::{COMMANDS, find};
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/debugger.md"))
+            .unwrap();
+    let section = page.split("## gdb and rr commands").nth(1).unwrap();
+    let rows: Vec<String> = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| l.replace("\\|", "/"))
+        .collect();
+    assert!(rows.len() > 20, "{rows:?}");
+    let mut named = Vec::new();
+    for row in &rows {
+        let cells: Vec<&str> = row.split('|').collect();
+        assert_eq!(cells.len(), 4, "{row}");
+        for span in cells[2].split('`').skip(1).step_by(2) {
+            let word = span.split_whitespace().next().unwrap_or("");
+            // The line that closes `commands` and `define`.
+            if word == "end" {
+                continue;
+            }
+            let command = find(word).unwrap_or_else(|| panic!("`{word}` is no command: {row}"));
+            named.push(command.name);
+        }
+    }
+    for c in COMMANDS {
+        assert!(named.contains(&c.name), "the gdb table has no `{}`", c.name);
+    }
+}
+
 /// `print NAME : tree` shows the value whole up to 4,000 characters, as
 /// `/tree` does (docs/debugger.md).
 #[test]
@@ -501,7 +538,8 @@ mod library {
             })
     }
 
-    /// Commands that look and move but change nothing.
+    /// Commands that look and move but change nothing (and set
+    /// breakpoints, watchpoints and catchpoints, which stop runs).
     fn command() -> impl Strategy<Value = String> {
         prop_oneof![
             (1u64..300).prop_map(|n| format!("stepi {n}")),
@@ -525,6 +563,26 @@ mod library {
             Just("robots".to_string()),
             Just("profile".to_string()),
             (0usize..4).prop_map(|k| format!("focus r{k}")),
+            (1u64..4).prop_map(|n| format!("reverse-next {n}")),
+            Just("reverse-finish".to_string()),
+            Just("until".to_string()),
+            Just("advance main".to_string()),
+            Just("break main if out is nil or size(in) > 3".to_string()),
+            Just("watch in.2.0".to_string()),
+            Just("ignore 1 2".to_string()),
+            Just("disable 1".to_string()),
+            Just("enable".to_string()),
+            prop_oneof![
+                Just("destroyed"),
+                Just("inspected"),
+                Just("built"),
+                Just("lifted any"),
+                Just("dropped any"),
+                Just("command move"),
+                Just("action passed any"),
+                Just("destroyed any"),
+            ]
+            .prop_map(|c| format!("catch {c}")),
         ]
     }
 

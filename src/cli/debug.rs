@@ -207,6 +207,10 @@ fn batch(debugger: &mut Debugger, lines: impl Iterator<Item = String>) -> ExitCo
             }
         }
     }
+    if let Err(e) = debugger.unclosed_block("the commands") {
+        println!("error: {e}");
+        failed = true;
+    }
     if failed {
         ExitCode::FAILURE
     } else {
@@ -257,7 +261,11 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
         }
     };
     loop {
-        let prompt = format!("({}) ", debugger.position());
+        let prompt = if debugger.reading_block() {
+            ">".to_string()
+        } else {
+            format!("({}) ", debugger.position())
+        };
         editor.set_helper(Some(DebugHelper {
             symbols: debugger.symbols(),
             prompt: paint("1;36", &prompt),

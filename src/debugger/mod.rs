@@ -4,20 +4,26 @@
 //!
 //! [`session`] owns the game and moves it through time, [`positions`]
 //! following the focused machine through the source positions of code
-//! that several places share; [`points`] holds
-//! breakpoints and watchpoints and the test run before each instruction;
+//! that several places share; [`points`] holds breakpoints and
+//! watchpoints and the test run before each instruction, [`conditions`]
+//! their conditions, [`catchpoints`] the events of a step a run can stop
+//! at;
 //! [`source`] speaks of code in source terms; [`view`] shows trees as
 //! values; [`commands`] is the command language, which the command line's
 //! front ends (interactive or batch) drive.
 
+pub mod catchpoints;
 pub mod commands;
+pub mod conditions;
 pub mod points;
 pub mod positions;
 pub mod session;
 pub mod source;
 pub mod view;
 
-use points::{Breakpoint, Watchpoint};
+use catchpoints::Catchpoint;
+use commands::Block;
+use points::{Breakpoint, Settings, Watchpoint};
 use session::{Place, Session};
 use source::Program;
 use std::rc::Rc;
@@ -34,6 +40,7 @@ pub struct Debugger {
     programs: Vec<Option<Rc<Program>>>,
     breakpoints: Vec<Breakpoint>,
     watches: Vec<Watchpoint>,
+    catches: Vec<Catchpoint>,
     displays: Vec<(usize, String)>,
     next_id: usize,
     /// Displays are numbered apart from breakpoints, as in gdb.
@@ -47,6 +54,14 @@ pub struct Debugger {
     checkpoints: Vec<session::Pos>,
     /// Files `source` is reading, one inside another.
     sourcing: usize,
+    /// The lines of a `commands` or `define` being typed, until `end`.
+    block: Option<Block>,
+    /// User commands (`define`): name and body.
+    defined: Vec<(String, Vec<String>)>,
+    /// The commands of the breakpoint the last stop hit, still to run.
+    pending: Vec<String>,
+    /// User commands running, one inside another.
+    calling: usize,
 }
 
 impl Debugger {
@@ -57,6 +72,7 @@ impl Debugger {
             programs,
             breakpoints: Vec::new(),
             watches: Vec::new(),
+            catches: Vec::new(),
             displays: Vec::new(),
             next_id: 1,
             next_display: 1,
@@ -64,6 +80,10 @@ impl Debugger {
             bound_to: None,
             checkpoints: Vec::new(),
             sourcing: 0,
+            block: None,
+            defined: Vec::new(),
+            pending: Vec::new(),
+            calling: 0,
         }
     }
 
@@ -159,6 +179,51 @@ impl Debugger {
     /// The prompt's position: `step 3 tick 17` or `after step 3`.
     pub fn position(&self) -> String {
         self.session.pos().to_string()
+    }
+
+    /// The settings of breakpoint, watchpoint or catchpoint `id`.
+    fn settings(&self, id: usize) -> Result<&Settings, String> {
+        let b = self.breakpoints.iter().find(|b| b.id == id);
+        let w = self.watches.iter().find(|w| w.id == id);
+        let c = self.catches.iter().find(|c| c.id == id);
+        b.map(|b| &b.settings)
+            .or(w.map(|w| &w.settings))
+            .or(c.map(|c| &c.settings))
+            .ok_or_else(|| format!("no breakpoint, watchpoint or catchpoint {id}"))
+    }
+
+    /// The settings of `id`, to change them.
+    fn settings_mut(&mut self, id: usize) -> Result<&mut Settings, String> {
+        self.settings(id)?;
+        let b = self.breakpoints.iter_mut().find(|b| b.id == id);
+        let w = self.watches.iter_mut().find(|w| w.id == id);
+        let c = self.catches.iter_mut().find(|c| c.id == id);
+        Ok(b.map(|b| &mut b.settings)
+            .or(w.map(|w| &mut w.settings))
+            .or(c.map(|c| &mut c.settings))
+            .expect("found above"))
+    }
+
+    /// Every point's settings, to change them all.
+    fn all_settings(&mut self) -> impl Iterator<Item = &mut Settings> {
+        let b = self.breakpoints.iter_mut().map(|b| &mut b.settings);
+        let w = self.watches.iter_mut().map(|w| &mut w.settings);
+        let c = self.catches.iter_mut().map(|c| &mut c.settings);
+        b.chain(w).chain(c)
+    }
+
+    /// Parses every condition again for the focused robot's registers
+    /// (after a change of focus); one that names a register it has not
+    /// keeps its old reading.
+    pub(crate) fn rebind_conditions(&mut self) {
+        let names = self.register_names();
+        for s in self.all_settings() {
+            if let Some(c) = &s.condition
+                && let Ok(again) = conditions::Condition::parse(&c.text, &names)
+            {
+                s.condition = Some(again);
+            }
+        }
     }
 
     fn new_id(&mut self) -> usize {

@@ -5,6 +5,7 @@
 //! copies a code tree without copying its nodes). So the test before each
 //! instruction is one hash lookup, and `continue` runs near full speed.
 
+use super::conditions::{Condition, Place};
 use super::positions::Position;
 use super::source::{LineKey, Program};
 use crate::machine::Register;
@@ -13,18 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::Cell;
 use std::rc::Rc;
 
-/// A condition on a register.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Condition {
-    /// `REG is nil`.
-    IsNil(usize),
-    /// `REG is cons`.
-    IsCons(usize),
-    /// `size(REG) OP N`.
-    Size(usize, Comparison, u64),
-}
-
-/// A comparison of `size(REG)` with a number.
+/// A comparison of two numbers (`size(REG) > 3`, `x <= 2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Comparison {
     /// `<`
@@ -55,7 +45,8 @@ impl Comparison {
         })
     }
 
-    fn holds(self, a: u64, b: u64) -> bool {
+    /// Whether `a OP b`.
+    pub fn holds<T: Ord>(self, a: T, b: T) -> bool {
         match self {
             Comparison::Less => a < b,
             Comparison::AtMost => a <= b,
@@ -76,16 +67,74 @@ fn register<'a>(prog: &'a Tree, memory: &'a [Register], r: usize) -> Option<&'a 
     }
 }
 
-impl Condition {
-    /// Whether it holds.
-    pub fn holds(&self, prog: &Tree, memory: &[Register]) -> bool {
-        match *self {
-            Condition::IsNil(r) => register(prog, memory, r).is_some_and(Tree::is_nil),
-            Condition::IsCons(r) => register(prog, memory, r).is_some_and(Tree::is_cons),
-            Condition::Size(r, op, n) => {
-                register(prog, memory, r).is_some_and(|t| op.holds(t.size(), n))
-            }
+/// What every breakpoint, watchpoint and catchpoint has besides what it
+/// looks for: gdb's `condition`, `ignore`, `enable`/`disable` and
+/// `commands`.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Disabled points are kept but never hit.
+    pub enabled: bool,
+    /// A hit stops only when this holds.
+    pub condition: Option<Condition>,
+    /// Hits still to pass over (`ignore N COUNT`), going forward.
+    pub ignore: Cell<u64>,
+    /// Times hit (a hit passed over by `ignore` counts, as in gdb).
+    pub hits: Cell<u64>,
+    /// Commands run when it stops the program (`commands N`).
+    pub commands: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            enabled: true,
+            condition: None,
+            ignore: Cell::new(0),
+            hits: Cell::new(0),
+            commands: Vec::new(),
         }
+    }
+}
+
+impl Settings {
+    /// Whether a hit (the machine before the instruction at the front of
+    /// `prog`) stops the run: the condition holds, and no ignore count is
+    /// left (`forward` runs use one up, counting the hit).
+    pub fn stops(&self, prog: &Tree, memory: &[Register], forward: bool) -> bool {
+        if !self
+            .condition
+            .as_ref()
+            .is_none_or(|c| c.holds(prog, memory))
+        {
+            return false;
+        }
+        if forward && self.ignore.get() > 0 {
+            self.ignore.set(self.ignore.get() - 1);
+            self.hits.set(self.hits.get() + 1);
+            return false;
+        }
+        true
+    }
+
+    /// Counts a stop.
+    pub fn count_hit(&self) {
+        self.hits.set(self.hits.get() + 1);
+    }
+
+    /// `info breakpoints`' notes: the condition, the ignore count,
+    /// whether disabled, the commands.
+    pub fn notes(&self) -> String {
+        let mut out = String::new();
+        if let Some(c) = &self.condition {
+            out.push_str(&format!(" if {}", c.text));
+        }
+        if self.ignore.get() > 0 {
+            out.push_str(&format!(" (ignore next {})", self.ignore.get()));
+        }
+        for c in &self.commands {
+            out.push_str(&format!("\n        {c}"));
+        }
+        out
     }
 }
 
@@ -103,25 +152,24 @@ pub struct Breakpoint {
     pub positions: FxHashSet<Position>,
     /// Where, for `info breakpoints`.
     pub place: String,
-    /// Only when this holds.
-    pub condition: Option<(String, Condition)>,
     /// Deleted when hit (`tbreak`).
     pub temporary: bool,
-    /// Times hit.
-    pub hits: u64,
+    /// Condition, ignore count, commands.
+    pub settings: Settings,
 }
 
-/// A watchpoint: stop when a register changes.
+/// A watchpoint: stop when the tree at a place (a register, or a path
+/// into one) changes.
 #[derive(Debug, Clone)]
 pub struct Watchpoint {
     /// Its number.
     pub id: usize,
-    /// The register.
-    pub register: usize,
-    /// Its name.
+    /// The place watched.
+    pub place: Place,
+    /// The place as it is shown (`in.2.0`, `plan`).
     pub name: String,
-    /// Times hit.
-    pub hits: u64,
+    /// Condition, ignore count, commands.
+    pub settings: Settings,
 }
 
 /// What else a run looks for, besides breakpoints and watchpoints.
@@ -152,6 +200,16 @@ pub enum Goal {
     /// The output register (its index, and the node it holds now) is
     /// written with something other than Nil.
     Output(usize, usize),
+    /// The program register is one of these code nodes, or (when
+    /// `returns` is given, as for [`Goal::Return`]: the stack register,
+    /// the tails of the stack below the current frame, the code returned
+    /// to) the current call returns (`until LOCATION`, `advance`).
+    Reach {
+        /// The code nodes.
+        nodes: FxHashSet<usize>,
+        /// The return.
+        returns: Option<(usize, FxHashSet<usize>, usize)>,
+    },
 }
 
 /// The frame a `next` runs in: a call made from it runs whole, until
@@ -220,17 +278,30 @@ impl Frame {
 pub enum Hit {
     /// A breakpoint (its index in the list).
     Breakpoint(usize),
-    /// A watchpoint (its index), the old and the new value.
-    Watch(usize, Tree, Tree),
+    /// A watchpoint (its index), the old and the new value (`None`: the
+    /// path reached no tree).
+    Watch(usize, Option<Tree>, Option<Tree>),
+    /// A catchpoint (its index), and what happened.
+    Catch(usize, String),
     /// The goal of the command.
     Goal,
+}
+
+/// What a probe knows of a watched place: the register's tree and the
+/// value at the place when last seen.
+struct Watched {
+    /// The watchpoint's index in the list.
+    index: usize,
+    register: Tree,
+    value: Option<Tree>,
 }
 
 /// The test run before each instruction.
 pub struct Probe<'a> {
     breaks: FxHashMap<usize, Vec<usize>>,
     breakpoints: &'a [Breakpoint],
-    watches: Vec<(usize, Tree)>,
+    watchpoints: &'a [Watchpoint],
+    watched: Vec<Watched>,
     goal: Goal,
     program: Option<&'a Program>,
     /// The code node of the instruction run before the one checked next.
@@ -242,6 +313,8 @@ pub struct Probe<'a> {
     /// The session's count of the user's changes a run has taken, and its
     /// value at the last check.
     edits: Option<(Rc<Cell<u64>>, u64)>,
+    /// A forward run (ignore counts are used up): not a search of the past.
+    forward: bool,
     /// Why it stopped.
     pub hit: Option<Hit>,
 }
@@ -250,9 +323,10 @@ impl<'a> Probe<'a> {
     /// A probe for the breakpoints and watchpoints given (with the memory
     /// as it is now, for the watchpoints) and a goal; `previous` is the
     /// code node of the instruction run before the first one checked.
+    /// Disabled ones are left out.
     pub fn new(
         breakpoints: &'a [Breakpoint],
-        watches: &[Watchpoint],
+        watchpoints: &'a [Watchpoint],
         memory: Option<&[Register]>,
         goal: Goal,
         program: Option<&'a Program>,
@@ -260,32 +334,41 @@ impl<'a> Probe<'a> {
     ) -> Probe<'a> {
         let mut breaks: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
         for (i, b) in breakpoints.iter().enumerate() {
-            for &n in &b.nodes {
-                breaks.entry(n).or_default().push(i);
+            if b.settings.enabled {
+                for &n in &b.nodes {
+                    breaks.entry(n).or_default().push(i);
+                }
             }
         }
-        let watches = watches
-            .iter()
-            .map(|w| {
-                let now = memory
-                    .and_then(|m| m.get(w.register))
-                    .map(|r| r.contents.clone())
-                    .unwrap_or_default();
-                (w.register, now)
-            })
-            .collect();
-        Probe {
+        let mut probe = Probe {
             breaks,
             breakpoints,
-            watches,
+            watchpoints,
+            watched: Vec::new(),
             goal,
             program,
             previous,
             at: None,
             previous_at: None,
             edits: None,
+            forward: true,
             hit: None,
-        }
+        };
+        let memory = memory.unwrap_or_default();
+        let prog = memory
+            .first()
+            .map(|r| r.contents.clone())
+            .unwrap_or_default();
+        probe.watched = (watchpoints.iter().enumerate())
+            .filter(|(_, w)| w.settings.enabled)
+            .map(|(index, _)| Watched {
+                index,
+                register: Tree::NIL,
+                value: None,
+            })
+            .collect();
+        probe.look_again(&prog, memory);
+        probe
     }
 
     /// Follows the source positions the session's tracker finds (its
@@ -317,6 +400,24 @@ impl<'a> Probe<'a> {
         self
     }
 
+    /// A search of the past: ignore counts are not used up.
+    pub fn searching(mut self) -> Probe<'a> {
+        self.forward = false;
+        self
+    }
+
+    /// Takes the watched places' values as they are now.
+    fn look_again(&mut self, prog: &Tree, memory: &[Register]) {
+        for w in &mut self.watched {
+            let place = &self.watchpoints[w.index].place;
+            w.register = place
+                .register_tree(prog, memory)
+                .cloned()
+                .unwrap_or_default();
+            w.value = place.value(prog, memory).cloned();
+        }
+    }
+
     /// The test: whether to stop before the instruction at the front of
     /// `prog`. (When it stops, that instruction is the one run before the
     /// next check: a run goes on by running it unchecked.)
@@ -328,20 +429,30 @@ impl<'a> Probe<'a> {
             && counter.get() != *seen
         {
             *seen = counter.get();
-            for (r, last) in &mut self.watches {
-                *last = register(prog, memory, *r).cloned().unwrap_or_default();
-            }
+            self.look_again(prog, memory);
         }
-        for (k, (r, last)) in self.watches.iter_mut().enumerate() {
-            let Some(now) = register(prog, memory, *r) else {
+        for w in &mut self.watched {
+            let watchpoint = &self.watchpoints[w.index];
+            let Some(register) = watchpoint.place.register_tree(prog, memory) else {
                 continue;
             };
-            if !now.ptr_eq(last) {
-                let old = std::mem::replace(last, now.clone());
-                if &old != now {
-                    self.hit = Some(Hit::Watch(k, old, now.clone()));
-                    return true;
-                }
+            if register.ptr_eq(&w.register) {
+                continue;
+            }
+            w.register = register.clone();
+            let now = watchpoint.place.value(prog, memory);
+            let same = match (&w.value, now) {
+                (Some(old), Some(now)) => old.ptr_eq(now) || old == now,
+                (None, None) => true,
+                _ => false,
+            };
+            if same {
+                continue;
+            }
+            let old = std::mem::replace(&mut w.value, now.cloned());
+            if watchpoint.settings.stops(prog, memory, self.forward) {
+                self.hit = Some(Hit::Watch(w.index, old, now.cloned()));
+                return true;
             }
         }
         if let Some(list) = self.breaks.get(&prog.node_id())
@@ -350,11 +461,7 @@ impl<'a> Probe<'a> {
             for &i in list {
                 let b = &self.breakpoints[i];
                 let there = b.positions.is_empty() || here.is_none_or(|p| b.positions.contains(&p));
-                let holds = there
-                    && b.condition
-                        .as_ref()
-                        .is_none_or(|(_, c)| c.holds(prog, memory));
-                if holds {
+                if there && b.settings.stops(prog, memory, self.forward) {
                     self.hit = Some(Hit::Breakpoint(i));
                     return true;
                 }
@@ -407,9 +514,12 @@ impl<'a> Probe<'a> {
                 };
                 line.is_some() && line != *from
             }
-            Goal::Return { stack, tails, to } => {
-                prog.node_id() == *to
-                    && register(prog, memory, *stack).is_some_and(|s| tails.contains(&s.node_id()))
+            Goal::Return { stack, tails, to } => returned(prog, memory, *stack, tails, *to),
+            Goal::Reach { nodes, returns } => {
+                nodes.contains(&prog.node_id())
+                    || returns.as_ref().is_some_and(|(stack, tails, to)| {
+                        returned(prog, memory, *stack, tails, *to)
+                    })
             }
             Goal::Output(out, last) => {
                 let Some(now) = register(prog, memory, *out) else {
@@ -421,6 +531,19 @@ impl<'a> Probe<'a> {
             }
         }
     }
+}
+
+/// Whether a call has returned: the program register is the code it
+/// returns to (`to`) and the stack register one of the `tails` below it.
+fn returned(
+    prog: &Tree,
+    memory: &[Register],
+    stack: usize,
+    tails: &FxHashSet<usize>,
+    to: usize,
+) -> bool {
+    prog.node_id() == to
+        && register(prog, memory, stack).is_some_and(|s| tails.contains(&s.node_id()))
 }
 
 /// The node ids of a list's tails: the list itself (when `with_self`), its

@@ -129,7 +129,13 @@ pub enum Event {
     GameOver,
     /// Interrupted (Ctrl-C).
     Interrupted,
+    /// A step began with something a catchpoint looks for.
+    Caught,
 }
+
+/// A test run after the engine's phases of each step a forward run begins
+/// (`Session::report` tells what happened): whether to stop there.
+pub type StepTest<'a> = &'a mut dyn FnMut(&Session) -> bool;
 
 /// A test run before each instruction of the focused machine: the program
 /// register and the memory (whose register 0 is empty while it runs).
@@ -172,6 +178,9 @@ pub struct Session {
     ends: BTreeMap<u64, (u64, RunEnd)>,
     /// What happened in the last step begun.
     report: StepReport,
+    /// As the last step begun began: the focused robot's place, and each
+    /// scenario robot's.
+    began: (Option<Place>, Vec<Option<Place>>),
     /// The earliest position that can be gone back to.
     origin: Pos,
     /// The user's changes (`set`): the state at each position as changed.
@@ -208,6 +217,7 @@ impl Session {
             snapshots: BTreeMap::new(),
             ends: BTreeMap::new(),
             report: StepReport::default(),
+            began: (None, Vec::new()),
             origin: Pos::done(0),
             edits: BTreeMap::new(),
             edits_taken: Rc::default(),
@@ -247,6 +257,13 @@ impl Session {
     /// What happened to every robot in the last step begun.
     pub fn report(&self) -> &StepReport {
         &self.report
+    }
+
+    /// As the last step begun began: the focused robot's place and each
+    /// scenario robot's (places of the world before the step, as the
+    /// report's [`began`](StepReport::began) lists them).
+    pub fn began(&self) -> (Option<Place>, &[Option<Place>]) {
+        (self.began.0, &self.began.1)
     }
 
     /// How the focused run of a complete step ended, with its ticks.
@@ -460,6 +477,7 @@ impl Session {
             pending.run()
         });
         let moved = moves(&shape, &report);
+        self.began = (focus, self.robots.clone());
         self.focus = focus.and_then(|p| moved.get(&p).copied());
         for place in &mut self.robots {
             *place = place.and_then(|p| moved.get(&p).copied());
@@ -603,6 +621,18 @@ impl Session {
     /// else ends the run (see [`Event`]). `skip_first` lets the run leave a
     /// place where `stop` holds (a breakpoint it is stopped at).
     pub fn advance(&mut self, limit: Limit, skip_first: bool, stop: StopTest<'_>) -> Event {
+        self.advance_catching(limit, skip_first, stop, &mut |_| false)
+    }
+
+    /// [`advance`](Session::advance), also stopping (with
+    /// [`Event::Caught`]) as a step begins when `caught` holds.
+    pub fn advance_catching(
+        &mut self,
+        limit: Limit,
+        skip_first: bool,
+        stop: StopTest<'_>,
+        caught: StepTest<'_>,
+    ) -> Event {
         let start = self.pos;
         let (goal, exact) = match limit {
             Limit::To(target) => (Some(target), true),
@@ -641,6 +671,9 @@ impl Session {
                 let had_focus = self.focus.is_some();
                 self.begin_step();
                 self.take_edit();
+                if caught(self) {
+                    return Event::Caught;
+                }
                 if had_focus && self.focus.is_none() && !exact {
                     return Event::FocusLost;
                 }

@@ -3,7 +3,7 @@
 use super::step::{
     Departure, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, arrivals, departures,
 };
-use super::{Cell, Robot, World};
+use super::{Action, Cell, Command, Robot, World};
 
 /// About the most bytes a step takes per cell of the grid, besides what
 /// the squares hold: the world before and after it, and its own tables.
@@ -12,7 +12,8 @@ pub const STEP_BYTES_PER_CELL: usize = 2 * size_of::<Cell>()
     + size_of::<[Option<usize>; 8]>()
     + size_of::<Openings>()
     + size_of::<Vec<Departure>>()
-    + size_of::<Vec<RobotStep>>();
+    + size_of::<Vec<RobotStep>>()
+    + size_of::<Vec<(Option<Command>, Action)>>();
 
 /// What happened in one step, cell by cell: for every robot of the new
 /// world, where it came from, its command and action, and how its machine
@@ -21,6 +22,10 @@ pub const STEP_BYTES_PER_CELL: usize = 2 * size_of::<Cell>()
 pub struct StepReport {
     /// Per cell (same order as the world's cells); empty for walls.
     pub cells: Vec<Vec<RobotStep>>,
+    /// Per cell: every robot that began the step there, by its index then
+    /// (also those destroyed, and those that left): its command and its
+    /// action (the report's `localActions`).
+    pub began: Vec<Vec<(Option<Command>, Action)>>,
 }
 
 /// One step of the world: every square is stepped with its neighbours.
@@ -59,16 +64,20 @@ pub fn update_with(
     let mut cells = Vec::with_capacity(taken.len());
     let mut report = StepReport {
         cells: Vec::with_capacity(taken.len()),
+        began: Vec::with_capacity(taken.len()),
     };
     for (index, here) in taken.into_iter().enumerate() {
         match here {
             None => {
                 cells.push(None);
                 report.cells.push(Vec::new());
+                report.began.push(Vec::new());
             }
             Some(here) => {
                 let entering = arrivals(&mut leaving, neighbours[index]);
-                let settled = ResolvedSquare::resolve(here, &openings[index], entering).settle();
+                let mut settled =
+                    ResolvedSquare::resolve(here, &openings[index], entering).settle();
+                report.began.push(std::mem::take(&mut settled.began));
                 let (square, steps) = settled.run_with(&mut |pending| runner(index, pending));
                 cells.push(Some(square));
                 report.cells.push(steps);

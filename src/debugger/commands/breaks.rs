@@ -1,7 +1,8 @@
 //! `break`, `tbreak`, `watch`, `delete` and `info breakpoints`.
 
 use super::super::Debugger;
-use super::super::points::{Breakpoint, Comparison, Condition, Watchpoint};
+use super::super::conditions::{Condition, Place};
+use super::super::points::{Breakpoint, Settings, Watchpoint};
 use super::super::positions::Position;
 use super::super::source::Program;
 use rustc_hash::FxHashSet;
@@ -9,10 +10,10 @@ use std::rc::Rc;
 
 /// Where a breakpoint location is: its code nodes, its source positions,
 /// and a description.
-struct Resolved {
-    nodes: FxHashSet<usize>,
-    positions: FxHashSet<Position>,
-    place: String,
+pub(crate) struct Resolved {
+    pub(crate) nodes: FxHashSet<usize>,
+    pub(crate) positions: FxHashSet<Position>,
+    pub(crate) place: String,
 }
 
 impl Debugger {
@@ -33,39 +34,14 @@ impl Debugger {
         }
     }
 
-    fn condition(&self, text: &str) -> Result<Condition, String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        match words.as_slice() {
-            [reg, "is", "nil"] => Ok(Condition::IsNil(self.register_index(reg)?)),
-            [reg, "is", "cons"] => Ok(Condition::IsCons(self.register_index(reg)?)),
-            _ => {
-                let (size, rest) = text
-                    .trim()
-                    .strip_prefix("size(")
-                    .and_then(|r| r.split_once(')'))
-                    .ok_or_else(|| {
-                        format!("bad condition {text:?}: expected `REG is nil`, `REG is cons` or `size(REG) > N`")
-                    })?;
-                let rest = rest.trim();
-                let split = rest.find(|c: char| c.is_ascii_digit()).ok_or_else(|| {
-                    format!("bad condition {text:?}: size(REG) OP N needs a number")
-                })?;
-                let (op, n) = rest.split_at(split);
-                let op = Comparison::parse(op.trim()).ok_or_else(|| {
-                    format!("bad comparison {:?}: use <, <=, >, >=, == or !=", op.trim())
-                })?;
-                let n = n
-                    .trim()
-                    .parse::<u64>()
-                    .map_err(|_| format!("{:?} is not a number", n.trim()))?;
-                Ok(Condition::Size(self.register_index(size.trim())?, op, n))
-            }
-        }
+    /// A condition over the focused robot's registers.
+    pub(crate) fn condition(&self, text: &str) -> Result<Condition, String> {
+        Condition::parse(text, &self.register_names())
     }
 
     /// The code nodes and source positions a breakpoint location names,
     /// and a description.
-    fn resolve(&self, program: &Program, spec: &str) -> Result<Resolved, String> {
+    pub(crate) fn resolve(&self, program: &Program, spec: &str) -> Result<Resolved, String> {
         // A label, or `NAME+K` as stops print places.
         let named = program.named_positions(spec);
         if !named.is_empty() {
@@ -200,10 +176,7 @@ impl Debugger {
         if spec.is_empty() {
             return Err("break where? LABEL, FILE:LINE or REG:OFFSET".into());
         }
-        let condition = match condition {
-            Some(c) => Some((c.to_string(), self.condition(c)?)),
-            None => None,
-        };
+        let condition = condition.map(|c| self.condition(c)).transpose()?;
         let kind = if temporary {
             "Temporary breakpoint"
         } else {
@@ -243,9 +216,11 @@ impl Debugger {
             nodes,
             positions,
             place,
-            condition,
             temporary,
-            hits: 0,
+            settings: Settings {
+                condition,
+                ..Settings::default()
+            },
         });
         Ok(text)
     }
@@ -275,22 +250,39 @@ impl Debugger {
             }
         }
         self.breakpoints = breakpoints;
+        self.rebind_conditions();
     }
 
     pub(crate) fn add_watch(&mut self, args: &str) -> Result<String, String> {
-        let name = args.trim();
-        if name.is_empty() {
-            return Err("watch what? a register".into());
+        let (what, condition) = match args.split_once(" if ") {
+            Some((w, c)) => (w.trim(), Some(c.trim())),
+            None => (args.trim(), None),
+        };
+        if what.is_empty() {
+            return Err("watch what? a register or a path into it (`in.2.0`)".into());
         }
-        let register = self.register_index(name)?;
+        let names = self.register_names();
+        let place = Place::parse(what, &names)?;
+        let condition = condition.map(|c| self.condition(c)).transpose()?;
+        let name = format!(
+            "{}{}",
+            names[place.register],
+            place
+                .steps
+                .iter()
+                .map(ToString::to_string)
+                .collect::<String>()
+        );
         let id = self.new_id();
-        let name = self.register_names()[register].clone();
         let text = format!("Watchpoint {id}: {name}");
         self.watches.push(Watchpoint {
             id,
-            register,
+            place,
             name,
-            hits: 0,
+            settings: Settings {
+                condition,
+                ..Settings::default()
+            },
         });
         Ok(text)
     }
@@ -305,14 +297,16 @@ impl Debugger {
             let parts: Vec<String> = [
                 count(self.breakpoints.len(), "breakpoint"),
                 count(self.watches.len(), "watchpoint"),
+                count(self.catches.len(), "catchpoint"),
             ]
             .into_iter()
             .flatten()
             .collect();
             self.breakpoints.clear();
             self.watches.clear();
+            self.catches.clear();
             return Ok(if parts.is_empty() {
-                "No breakpoints or watchpoints to delete.".to_string()
+                "No breakpoints, watchpoints or catchpoints to delete.".to_string()
             } else {
                 format!("Deleted {}.", parts.join(" and "))
             });
@@ -322,42 +316,31 @@ impl Debugger {
             let id: usize = word
                 .parse()
                 .map_err(|_| format!("{word:?} is not a breakpoint number"))?;
-            let before = self.breakpoints.len() + self.watches.len();
+            self.settings(id)?;
             self.breakpoints.retain(|b| b.id != id);
             self.watches.retain(|w| w.id != id);
-            if self.breakpoints.len() + self.watches.len() == before {
-                return Err(format!("no breakpoint or watchpoint {id}"));
-            }
+            self.catches.retain(|c| c.id != id);
             deleted.push(word);
         }
         Ok(format!("Deleted {}.", deleted.join(", ")))
     }
 
     pub(crate) fn info_breakpoints(&self) -> String {
-        if self.breakpoints.is_empty() && self.watches.is_empty() {
-            return "No breakpoints or watchpoints.".to_string();
+        if self.breakpoints.is_empty() && self.watches.is_empty() && self.catches.is_empty() {
+            return "No breakpoints, watchpoints or catchpoints.".to_string();
         }
-        let mut out = String::from("Num  Type        Hits  What");
+        let mut out = String::from("Num  Type        Enb Hits  What");
         let mut rows: Vec<(usize, String)> = Vec::new();
         for b in &self.breakpoints {
             let kind = if b.temporary { "tbreak" } else { "breakpoint" };
-            let cond = b
-                .condition
-                .as_ref()
-                .map_or_else(String::new, |(c, _)| format!(" if {c}"));
-            rows.push((
-                b.id,
-                format!(
-                    "{:<4} {kind:<11} {:>4}  {}: {}{cond}",
-                    b.id, b.hits, b.spec, b.place
-                ),
-            ));
+            let what = format!("{}: {}", b.spec, b.place);
+            rows.push((b.id, row(b.id, kind, &b.settings, &what)));
         }
         for w in &self.watches {
-            rows.push((
-                w.id,
-                format!("{:<4} {:<11} {:>4}  {}", w.id, "watchpoint", w.hits, w.name),
-            ));
+            rows.push((w.id, row(w.id, "watchpoint", &w.settings, &w.name)));
+        }
+        for c in &self.catches {
+            rows.push((c.id, row(c.id, "catchpoint", &c.settings, &c.what())));
         }
         rows.sort();
         for (_, row) in rows {
@@ -366,4 +349,14 @@ impl Debugger {
         }
         out
     }
+}
+
+/// A row of `info breakpoints`.
+fn row(id: usize, kind: &str, settings: &Settings, what: &str) -> String {
+    let enabled = if settings.enabled { "y" } else { "n" };
+    format!(
+        "{id:<4} {kind:<11} {enabled:<3} {:>4}  {what}{}",
+        settings.hits.get(),
+        settings.notes()
+    )
 }

@@ -2,8 +2,12 @@
 //! per command, each giving its output text or a one-line error.
 
 mod breaks;
+mod control;
 mod inspect;
+mod reverse;
 mod run;
+
+pub use control::Block;
 
 use super::Debugger;
 use super::session::{Event, Limit, Pos};
@@ -40,16 +44,27 @@ commands! {
     "until-output" ["uo"] "" "Run until the machine writes a command into its output register.";
     "reverse-stepi" ["rsi"] "[N]" "Go back N machine instructions (default 1), exactly.";
     "reverse-step" ["rs"] "[N]" "Go back to the start of the previous source line (N times).";
+    "reverse-next" ["rn"] "[N]" "Go back to the start of the previous source line in this frame: calls run whole (N times).";
+    "reverse-finish" [] "" "Go back to the call of the current routine (the instruction that pushed its frame).";
+    "until" ["u"] "[LOCATION]" "Without LOCATION: as `next`, but a jump back to an earlier line (a loop) does not stop it. With one: run until LOCATION (as `break` takes it) is reached or the current call returns.";
+    "advance" [] "LOCATION" "Run until LOCATION (as `break` takes it) is reached or the current call returns.";
     "reverse-continue" ["rc"] "[N]" "Go back to the Nth last breakpoint or watchpoint hit before now (default 1), or the start of history.";
     "reverse-gstep" ["rgs"] "[N]" "Go back to the start of the current game step (N-1 steps further back).";
     "goto" [] "step S [tick T]" "Go to a position of the game, back or forward: tick T of step S, or the end of step S.";
     "checkpoint" [] "" "Remember the present position (as rr's checkpoints); `restart N` goes back to it.";
     "restart" [] "N" "Go to checkpoint N.";
     "source" [] "FILE" "Run the commands of a file, one a line (`#` comments), as batch mode does; the first error or a `quit` ends the file.";
-    "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: `REG is nil`, `REG is cons`, `size(REG) > N` (also <, <=, >=, ==, !=).";
+    "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: tests joined by `and` and `or` (`and` first): `PATH is nil`, `PATH is cons`, `size(PATH) OP N`, `PATH == VALUE`, `PATH != VALUE`, `PATH OP N` (an int; OP: <, <=, >, >=, ==, !=), as in `break seek if next == Move W and in.2.0 is cons`.";
     "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
-    "watch" ["w"] "REG" "Stop when a register's value changes (by the machine, or by the engine at a step's start).";
-    "delete" ["d"] "[ID...]" "Delete breakpoints and watchpoints (all without IDs).";
+    "watch" ["w"] "REG | PATH [if COND]" "Stop when the value of a register or of a path into one (`in.2.0`, `plan.0`) changes (by the machine, or by the engine at a step's start), showing the old and the new value.";
+    "catch" [] "destroyed | inspected | built | lifted | dropped | command KIND | action KIND [any]" "Stop as a step begins in which the focused robot (any robot with `any`) is destroyed, inspected, builds a child (which starts running), lifts or drops an item, gives a command of KIND or takes an action of KIND.";
+    "delete" ["d"] "[ID...]" "Delete breakpoints, watchpoints and catchpoints (all without IDs).";
+    "condition" [] "N [COND]" "Stop at breakpoint, watchpoint or catchpoint N only when COND holds (as `break ... if COND`); without COND, always.";
+    "ignore" [] "N COUNT" "Pass over the next COUNT hits of N going forward (they are counted, as in gdb).";
+    "enable" [] "[N...]" "Enable breakpoints, watchpoints and catchpoints (all without IDs).";
+    "disable" [] "[N...]" "Disable breakpoints, watchpoints and catchpoints (all without IDs): kept, never hit.";
+    "commands" [] "[N...]" "Commands to run when N (the last point set without N) stops the program: one a line, then `end`; an empty list removes them.";
+    "define" [] "NAME" "A user command: its lines follow, then `end`; `NAME ARGS` runs them with $arg0, $arg1, ... and $argc replaced.";
     "print" ["p"] "EXPR [/FMT | : TYPE]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr action tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`.";
     "display" [] "EXPR [/FMT | : TYPE]" "Print EXPR after every stop.";
     "undisplay" [] "[ID...]" "Stop displaying (all without IDs).";
@@ -225,13 +240,38 @@ impl Debugger {
             }
         }
         self.sourcing -= 1;
+        if result.is_ok()
+            && let Err(e) = self.unclosed_block(path)
+        {
+            result = Err(format!("{}\n{e}", out.join("\n")));
+        }
         result.map(|()| out.join("\n"))
     }
 
-    /// Runs one command line.
+    /// Runs one command line (a line of a `commands` or `define` block
+    /// being read is taken into it), then the commands of the points its
+    /// stop hit.
     pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
         let line = line.trim();
+        if self.reading_block() {
+            return self.block_line(line).map(Outcome::Output);
+        }
+        match self.execute_line(line)? {
+            Outcome::Output(out) => self.run_pending(out),
+            Outcome::Quit => Ok(Outcome::Quit),
+        }
+    }
+
+    /// Runs one command line: a command of the table or a user command.
+    fn execute_line(&mut self, line: &str) -> Result<Outcome, String> {
+        let line = line.trim();
         let (word, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        if let Some(body) = self.user_command(word) {
+            return self.call_user(body, args);
+        }
+        if word == "end" {
+            return Err("`end` closes a `commands` or `define` block: none is open".into());
+        }
         let Some(command) = find(word) else {
             return Err(unknown(word));
         };
@@ -248,7 +288,14 @@ impl Debugger {
             "gstep" => self.gstep(count(args)?)?,
             "until-output" => self.until_output()?,
             "reverse-stepi" => self.reverse_stepi(count(args)?)?,
-            "reverse-step" => self.reverse_step(count(args)?)?,
+            "reverse-step" => self.reverse_line(count(args)?, false)?,
+            "reverse-next" => self.reverse_line(count(args)?, true)?,
+            "reverse-finish" => self.reverse_finish()?,
+            "until" => self.until(args)?,
+            "advance" if args.trim().is_empty() => {
+                return Err("advance where? a LOCATION, as `break` takes it".into());
+            }
+            "advance" => self.until(args)?,
             "reverse-continue" => self.reverse_continue(count(args)?)?,
             "reverse-gstep" => self.reverse_gstep(count(args)?)?,
             "goto" => self.goto_position(args)?,
@@ -258,7 +305,14 @@ impl Debugger {
             "break" => self.add_break(args, false)?,
             "tbreak" => self.add_break(args, true)?,
             "watch" => self.add_watch(args)?,
+            "catch" => self.catch(args)?,
             "delete" => self.delete(args)?,
+            "condition" => self.set_condition(args)?,
+            "ignore" => self.ignore(args)?,
+            "enable" => self.enable(args, true)?,
+            "disable" => self.enable(args, false)?,
+            "commands" => self.commands(args)?,
+            "define" => self.define(args)?,
             "print" => self.print(args)?,
             "display" => self.display(args)?,
             "undisplay" => self.undisplay(args)?,

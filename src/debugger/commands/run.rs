@@ -1,11 +1,11 @@
 //! Running: stepping by instruction, line and game step, continuing,
 //! reverse execution, and the profile of a step.
 
-use super::super::Debugger;
 use super::super::points::{Frame, Goal, Hit, Probe, tails};
 use super::super::positions::Position;
 use super::super::session::{Event, Limit, Pos, RunEnd};
 use super::super::source::{LineKey, Program};
+use super::super::{Debugger, catchpoints};
 use crate::machine::MachineError;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
@@ -18,9 +18,6 @@ fn interrupted() -> bool {
     super::super::INTERRUPT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Steps gone back through at most, looking for a line's start.
-const REVERSE_STEP_LIMIT: usize = 100_000;
-
 impl Debugger {
     /// Runs forward and reports why it stopped.
     fn go(&mut self, limit: Limit, use_points: bool, goal: Goal) -> Result<String, String> {
@@ -29,7 +26,12 @@ impl Debugger {
     }
 
     /// Runs forward: why it stopped, and what the test found.
-    fn run_probe(&mut self, limit: Limit, use_points: bool, goal: Goal) -> (Event, Option<Hit>) {
+    pub(crate) fn run_probe(
+        &mut self,
+        limit: Limit,
+        use_points: bool,
+        goal: Goal,
+    ) -> (Event, Option<Hit>) {
         self.rebind_breakpoints();
         let program = self.program();
         let memory = self.session.focused().map(|r| r.memory.clone());
@@ -49,10 +51,26 @@ impl Debugger {
         )
         .with_edits(self.session.edits_taken())
         .with_positions(self.session.position_cell(), previous_at);
-        let event = self
-            .session
-            .advance(limit, true, &mut |p, m| probe.check(p, m));
-        (event, probe.hit.take())
+        let catches = if use_points {
+            &self.catches[..]
+        } else {
+            &[][..]
+        };
+        let mut caught = None;
+        let event = self.session.advance_catching(
+            limit,
+            true,
+            &mut |p, m| probe.check(p, m),
+            &mut |session| {
+                caught = catchpoints::caught(catches, session, true);
+                caught.is_some()
+            },
+        );
+        let hit = match caught {
+            Some((i, text)) if event == Event::Caught => Some(Hit::Catch(i, text)),
+            _ => probe.hit.take(),
+        };
+        (event, hit)
     }
 
     /// The code node and source position of the instruction run just
@@ -91,7 +109,7 @@ impl Debugger {
         self.listed = None;
         let mut lines = Vec::new();
         match (event, hit) {
-            (Event::Stopped, Some(hit)) => lines.extend(self.record_hit(hit)),
+            (Event::Stopped | Event::Caught, Some(hit)) => lines.extend(self.record_hit(hit)),
             (Event::StepDone(end), _) => lines.push(self.end_text(end)),
             (Event::Fault(e), _) => {
                 lines.push(format!("Machine error: {}", self.error_text(e)));
@@ -116,40 +134,57 @@ impl Debugger {
         lines.join("\n")
     }
 
-    /// Counts a breakpoint's or watchpoint's hit (a temporary breakpoint
-    /// is deleted) and says what was hit.
+    /// Counts a breakpoint's, watchpoint's or catchpoint's hit (a
+    /// temporary breakpoint is deleted), says what was hit, and leaves its
+    /// commands to run.
     fn record_hit(&mut self, hit: Hit) -> Vec<String> {
-        match hit {
+        let (lines, commands) = match hit {
             Hit::Breakpoint(i) => {
-                let b = &mut self.breakpoints[i];
-                b.hits += 1;
+                let b = &self.breakpoints[i];
                 let kind = if b.temporary {
                     "Temporary breakpoint"
                 } else {
                     "Breakpoint"
                 };
                 let line = format!("{kind} {}, {}", b.id, b.place);
+                b.settings.count_hit();
+                let commands = b.settings.commands.clone();
                 if b.temporary {
                     self.breakpoints.remove(i);
                 }
-                vec![line]
+                (vec![line], commands)
             }
             Hit::Watch(k, old, new) => {
-                let w = &mut self.watches[k];
-                w.hits += 1;
+                let w = &self.watches[k];
                 let by = if self.session.pos().tick == 0 {
                     " (written by the engine as the step began)"
                 } else {
                     ""
                 };
-                vec![
+                let shown = |value: Option<Tree>| {
+                    value.map_or_else(
+                        || format!("nothing (the path {} reaches no tree)", w.name),
+                        |t| super::super::view::summary(&t, 70),
+                    )
+                };
+                let lines = vec![
                     format!("Watchpoint {}: {} changed{by}", w.id, w.name),
-                    format!("  old: {}", super::super::view::summary(&old, 70)),
-                    format!("  new: {}", super::super::view::summary(&new, 70)),
-                ]
+                    format!("  old: {}", shown(old)),
+                    format!("  new: {}", shown(new)),
+                ];
+                w.settings.count_hit();
+                (lines, w.settings.commands.clone())
             }
-            Hit::Goal => Vec::new(),
-        }
+            Hit::Catch(k, text) => {
+                let c = &self.catches[k];
+                let line = format!("Catchpoint {} ({}): {text}", c.id, c.what());
+                c.settings.count_hit();
+                (vec![line], c.settings.commands.clone())
+            }
+            Hit::Goal => return Vec::new(),
+        };
+        self.pending = commands;
+        lines
     }
 
     fn end_text(&self, end: &RunEnd) -> String {
@@ -305,7 +340,7 @@ impl Debugger {
 
     /// The call stack register and its contents, if the image has a call
     /// convention.
-    fn stack(&self) -> Option<(usize, Tree)> {
+    pub(crate) fn stack(&self) -> Option<(usize, Tree)> {
         let cs = self.program()?.image.callstack?;
         let tree = self
             .session
@@ -373,48 +408,6 @@ impl Debugger {
         }
     }
 
-    /// `reverse-step N`: back to the start of the line before, N times.
-    pub(crate) fn reverse_step(&mut self, n: u64) -> Result<String, String> {
-        let program = self.source_program(": use reverse-stepi")?;
-        for _ in 0..n {
-            if interrupted() {
-                return Ok(self.stop_report(&Event::Interrupted, None));
-            }
-            let from = self.session.pos();
-            self.reverse_line(&program);
-            if self.session.pos() == from {
-                return Ok(format!("At the start of history.\n{}", self.here()));
-            }
-        }
-        Ok(self.stop_report(&Event::Reached, None))
-    }
-
-    /// Back to an instruction of another line than the present one, then
-    /// to that line's start.
-    fn reverse_line(&mut self, program: &Program) {
-        let start = self.line_here(program);
-        let mut line = None;
-        for _ in 0..REVERSE_STEP_LIMIT {
-            if interrupted() {
-                break;
-            }
-            let Some(p) = self.session.previous_instruction() else {
-                break;
-            };
-            let here = self.session.pos();
-            self.session.goto(p);
-            let now = self.line_here(program);
-            match line {
-                None if now.is_some() && now != start => line = Some(now),
-                Some(l) if now != l => {
-                    self.session.goto(here);
-                    break;
-                }
-                _ => {}
-            }
-        }
-    }
-
     pub(crate) fn reverse_gstep(&mut self, n: u64) -> Result<String, String> {
         let pos = self.session.pos();
         let origin = self.session.origin();
@@ -452,7 +445,7 @@ impl Debugger {
         let origin = self.session.origin();
         self.session.goto(origin);
         Ok(format!(
-            "No breakpoint or watchpoint was hit before: at the start of history.\n{}",
+            "No breakpoint, watchpoint or catchpoint was hit before: at the start of history.\n{}",
             self.here()
         ))
     }
@@ -497,17 +490,29 @@ impl Debugger {
                 previous,
             )
             .with_edits(self.session.edits_taken())
-            .with_positions(self.session.position_cell(), previous_at);
+            .with_positions(self.session.position_cell(), previous_at)
+            .searching();
             let mut found = None;
             let mut skip = false;
-            while let Event::Stopped = self
-                .session
-                .advance(Limit::To(end), skip, &mut |p, m| probe.check(p, m))
-            {
-                if self.session.pos() >= end {
+            loop {
+                let mut caught = None;
+                let event = self.session.advance_catching(
+                    Limit::To(end),
+                    skip,
+                    &mut |p, m| probe.check(p, m),
+                    &mut |session| {
+                        caught = catchpoints::caught(&self.catches, session, false);
+                        caught.is_some()
+                    },
+                );
+                if !matches!(event, Event::Stopped | Event::Caught) || self.session.pos() >= end {
                     break;
                 }
-                found = Some((self.session.pos(), probe.hit.take()));
+                let hit = match caught {
+                    Some((i, text)) if event == Event::Caught => Some(Hit::Catch(i, text)),
+                    _ => probe.hit.take(),
+                };
+                found = Some((self.session.pos(), hit));
                 skip = true;
             }
             if found.is_some() {

@@ -17,7 +17,7 @@ mod instructions;
 mod path;
 mod typed;
 
-pub use path::{Path, RegisterRef, Step, follow, parse_path};
+pub use path::{Path, RegisterRef, Step, follow, parse_path, reach};
 pub use typed::{ValueType, show_as};
 
 use crate::asm::show;

@@ -180,6 +180,14 @@ pub fn follow(tree: &Tree, path: &Path) -> Result<Tree, String> {
     Ok(current.clone())
 }
 
+/// The tree the steps lead to from `tree`, if they all can be taken (the
+/// quiet form of [`follow`], for tests run before every instruction).
+pub fn reach<'t>(tree: &'t Tree, steps: &[Step]) -> Option<&'t Tree> {
+    steps
+        .iter()
+        .try_fold(tree, |t, step| take_step(t, *step).ok())
+}
+
 /// Why a step could not be taken.
 enum Missing {
     /// The tree is Nil.

@@ -212,6 +212,7 @@ impl ResolvedSquare {
     /// Step 7: the robots that stay, each with its input register set.
     pub fn settle(self) -> SettledSquare {
         let items = self.new_items();
+        let began_commands = self.commands[..self.local_actions.len()].to_vec();
         let shared = input::SharedInput::new(&self);
         let keep: Vec<bool> = (0..self.all_robots.len())
             .map(|i| self.present(i))
@@ -233,7 +234,11 @@ impl ResolvedSquare {
                 }
             })
             .collect();
-        SettledSquare { robots, items }
+        SettledSquare {
+            robots,
+            items,
+            began: began_commands.into_iter().zip(self.local_actions).collect(),
+        }
     }
 }
 
@@ -289,6 +294,9 @@ pub struct SettledSquare {
     pub robots: Vec<PendingRobot>,
     /// The new item list.
     pub items: Vec<Item>,
+    /// Every robot that began the step here (by its index then, destroyed
+    /// or gone or not): its command and its action (`localActions`).
+    pub began: Vec<(Option<Command>, Action)>,
 }
 
 impl SettledSquare {
