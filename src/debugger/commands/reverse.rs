@@ -61,6 +61,9 @@ impl Debugger {
                 (start.step, start.tick)
             };
             let mut seen: Vec<Seen> = Vec::new();
+            // The session's tracker names the source position of each
+            // instruction (code that several places share included).
+            let at = self.session.position_cell();
             let mut note = |prog: &Tree, memory: &[Register]| {
                 let register = |r: usize| {
                     if r == 0 {
@@ -71,7 +74,9 @@ impl Debugger {
                 };
                 let before = seen.last().and_then(|s| s.depth);
                 seen.push(Seen {
-                    line: program.as_ref().and_then(|p| p.outer_line(prog)),
+                    line: program
+                        .as_ref()
+                        .and_then(|p| p.position(prog, at.get()).and_then(|q| p.line_at(q))),
                     depth: stack.and_then(register).map(|s| depth(s, deepest)),
                     before,
                 });
@@ -101,7 +106,7 @@ impl Debugger {
     /// anywhere.
     fn line_back(&mut self, frame: bool) -> Option<Pos> {
         let program = self.program()?;
-        let from = program.outer_line(&self.prog());
+        let from = self.line_here(&program);
         // Frames are told by depth: a replay builds the stack's conses
         // anew, so the present stack's nodes are not found in it.
         let outer = frame.then(|| self.stack().map_or(0, |(_, s)| depth(&s, usize::MAX)));
@@ -192,12 +197,16 @@ impl Debugger {
         if args.is_empty() {
             return self.step_ahead();
         }
-        let nodes = self.resolve(&program, args)?.nodes;
+        let place = self.resolve(&program, args)?;
         let returns = self.stack().filter(|(_, s)| !s.is_nil()).map(|(r, s)| {
             let to = s.front().and_then(Tree::back).map_or(0, Tree::node_id);
             (r, tails(&s, false), to)
         });
-        let goal = Goal::Reach { nodes, returns };
+        let goal = Goal::Reach {
+            nodes: place.nodes,
+            positions: place.positions,
+            returns,
+        };
         let (event, hit) = self.run_probe(Limit::Unlimited, true, goal);
         Ok(self.stop_report(&event, hit))
     }
@@ -206,13 +215,13 @@ impl Debugger {
     /// (or in another file, or in an outer frame), or another stop.
     fn step_ahead(&mut self) -> Result<String, String> {
         let program = self.source_program(": use stepi")?;
-        let start = program.outer_line(&self.prog());
+        let start = self.line_here(&program);
         loop {
-            let from = program.outer_line(&self.prog());
+            let from = self.line_here(&program);
             let frame = self.stack().map(|(r, s)| Frame::new(r, &s));
             let (event, hit) = self.run_probe(Limit::Unlimited, true, Goal::Line { from, frame });
             let goal = matches!((&event, &hit), (Event::Stopped, Some(Hit::Goal)));
-            let now = program.outer_line(&self.prog());
+            let now = self.line_here(&program);
             let back = matches!((start, now), (Some(f), Some(n)) if f.0 == n.0 && n.1 <= f.1);
             if !goal || !back {
                 return Ok(self.stop_report(&event, hit));
