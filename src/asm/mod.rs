@@ -30,7 +30,6 @@ pub mod source;
 pub mod suggest;
 
 use crate::image::Image;
-use crate::machine::Memory;
 use diagnostics::Diagnostic;
 use source::{Loader, ModulePath, SourceFile, Sources, Span};
 use std::cell::RefCell;
@@ -123,16 +122,27 @@ fn assemble_nested(
     let expansion = macros::expand(loader, main);
     let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
     let layout = layout::lay_out(&resolved);
+    // The images embedded, each once, for the debugger.
+    let embedded: RefCell<Vec<crate::image::Image>> = RefCell::default();
     let compile = |file: &str, span: Span| {
-        compile_image(loader, file, span, main_path.as_deref(), compiling, faults)
+        let image = compile_image(loader, file, span, main_path.as_deref(), compiling, faults)?;
+        let memory = image.memory();
+        let mut embedded = embedded.borrow_mut();
+        if !embedded.contains(&image) {
+            embedded.push(image);
+        }
+        Ok(memory)
     };
     let earlier_errors = expansion
         .diagnostics
         .iter()
         .chain(&resolve_diagnostics)
         .any(Diagnostic::is_error);
-    let (image, codegen_diagnostics) =
+    let (mut image, codegen_diagnostics) =
         codegen::generate(&expansion, &resolved, &layout, &compile, earlier_errors);
+    if let Some(image) = &mut image {
+        image.images = embedded.into_inner();
+    }
     compiling.borrow_mut().pop();
     let mut diagnostics = expansion.diagnostics;
     diagnostics.extend(resolve_diagnostics);
@@ -145,7 +155,7 @@ fn assemble_nested(
     }
 }
 
-/// `image("file.cta")`: assembles another program and gives its memory.
+/// `image("file.cta")`: assembles another program.
 fn compile_image(
     loader: &dyn Loader,
     file: &str,
@@ -153,7 +163,7 @@ fn compile_image(
     from: Option<&Path>,
     compiling: &RefCell<Vec<String>>,
     faults: Faults,
-) -> Result<Memory, Diagnostic> {
+) -> Result<crate::image::Image, Diagnostic> {
     let module = ModulePath::File(file.into());
     let source = loader.load(&module, from).map_err(|m| {
         Diagnostic::error("E0420", span, format!("cannot load the program: {m}"))
@@ -175,7 +185,7 @@ fn compile_image(
     }
     let nested = assemble_nested(loader, source, compiling, faults);
     match nested.image {
-        Some(image) => Ok(image.memory()),
+        Some(image) => Ok(image),
         None => {
             let errors: Vec<&Diagnostic> =
                 nested.diagnostics.iter().filter(|d| d.is_error()).collect();

@@ -129,6 +129,9 @@ pub enum Event {
     GameOver,
     /// Interrupted (Ctrl-C).
     Interrupted,
+    /// A step began in which the focused robot built a robot (with
+    /// [`Session::catch_built`] set).
+    Built,
 }
 
 /// A test run before each instruction of the focused machine: the program
@@ -187,6 +190,9 @@ pub struct Session {
     /// The tracker's position before the instruction a run checks next,
     /// for the run's stop test.
     here: Rc<Cell<Option<Position>>>,
+    /// Forward runs stop as a step begins in which the focused robot built
+    /// a robot (`catch build`).
+    pub catch_built: bool,
 }
 
 impl Session {
@@ -213,6 +219,7 @@ impl Session {
             edits_taken: Rc::default(),
             tracker: None,
             here: Rc::default(),
+            catch_built: false,
         };
         session.snapshot();
         session
@@ -643,6 +650,13 @@ impl Session {
                 self.take_edit();
                 if had_focus && self.focus.is_none() && !exact {
                     return Event::FocusLost;
+                }
+                let built = self
+                    .run
+                    .as_ref()
+                    .is_some_and(|r| matches!(r.action, Action::Built(..)));
+                if self.catch_built && built && !exact {
+                    return Event::Built;
                 }
                 continue;
             }

@@ -305,10 +305,12 @@ impl Debugger {
             let parts: Vec<String> = [
                 count(self.breakpoints.len(), "breakpoint"),
                 count(self.watches.len(), "watchpoint"),
+                self.catch_build.map(|_| "1 catchpoint".to_string()),
             ]
             .into_iter()
             .flatten()
             .collect();
+            self.delete_catch(None);
             self.breakpoints.clear();
             self.watches.clear();
             return Ok(if parts.is_empty() {
@@ -325,7 +327,8 @@ impl Debugger {
             let before = self.breakpoints.len() + self.watches.len();
             self.breakpoints.retain(|b| b.id != id);
             self.watches.retain(|w| w.id != id);
-            if self.breakpoints.len() + self.watches.len() == before {
+            let caught = self.delete_catch(Some(id));
+            if self.breakpoints.len() + self.watches.len() == before && !caught {
                 return Err(format!("no breakpoint or watchpoint {id}"));
             }
             deleted.push(word);
@@ -334,7 +337,7 @@ impl Debugger {
     }
 
     pub(crate) fn info_breakpoints(&self) -> String {
-        if self.breakpoints.is_empty() && self.watches.is_empty() {
+        if self.breakpoints.is_empty() && self.watches.is_empty() && self.catch_build.is_none() {
             return "No breakpoints or watchpoints.".to_string();
         }
         let mut out = String::from("Num  Type        Hits  What");
@@ -359,6 +362,7 @@ impl Debugger {
                 format!("{:<4} {:<11} {:>4}  {}", w.id, "watchpoint", w.hits, w.name),
             ));
         }
+        rows.extend(self.catch_row());
         rows.sort();
         for (_, row) in rows {
             out.push('\n');

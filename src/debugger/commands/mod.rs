@@ -48,6 +48,7 @@ commands! {
     "source" [] "FILE" "Run the commands of a file, one a line (`#` comments), as batch mode does; the first error or a `quit` ends the file.";
     "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: `REG is nil`, `REG is cons`, `size(REG) > N` (also <, <=, >=, ==, !=).";
     "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
+    "catch" [] "build" "Stop as a game step begins in which the focused robot builds a robot (a child); `focus` on it then follows it, with its program's source map.";
     "watch" ["w"] "REG" "Stop when a register's value changes (by the machine, or by the engine at a step's start).";
     "delete" ["d"] "[ID...]" "Delete breakpoints and watchpoints (all without IDs).";
     "print" ["p"] "EXPR [/FMT | : TYPE]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr action tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`.";
@@ -258,6 +259,7 @@ impl Debugger {
             "break" => self.add_break(args, false)?,
             "tbreak" => self.add_break(args, true)?,
             "watch" => self.add_watch(args)?,
+            "catch" => self.catch(args)?,
             "delete" => self.delete(args)?,
             "print" => self.print(args)?,
             "display" => self.display(args)?,
