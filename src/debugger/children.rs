@@ -164,8 +164,8 @@ impl Debugger {
             .collect();
         let first = places.first().cloned().unwrap_or_default();
         format!(
-            "Catchpoint {id} (build): the focused robot built the robot at {} in step {}; \
-             its machine runs this step with the others: `focus {first}` follows it from the next",
+            "Catchpoint {id} (build): the focused robot built the robot at {} in step {}: \
+             `focus {first}` follows it from its first instruction",
             places.join(", "),
             self.session.pos().step
         )
@@ -190,5 +190,29 @@ impl Debugger {
             .filter(|(_, s)| s.origin == Origin::Built(builder))
             .map(|(i, _)| (cell, i))
             .collect()
+    }
+}
+
+impl Debugger {
+    /// `focus` on a robot built in the present step: followed from its
+    /// first instruction (see [`super::session::Session::focus_child`]).
+    /// `None` when `place` is no such robot.
+    pub(crate) fn focus_new_child(&mut self, place: Place) -> Option<String> {
+        use crate::world::step::Origin;
+        if self.session.pos().is_done() {
+            return None;
+        }
+        let (cell, k) = place;
+        let origin = self.session.report().cells.get(cell)?.get(k)?.origin;
+        let Origin::Built(builder) = origin else {
+            return None;
+        };
+        if !self.session.focus_child((cell, builder)) {
+            return Some("The child did not run: no robot in focus.".to_string());
+        }
+        self.track_focus();
+        self.session.edited();
+        self.rebind_breakpoints();
+        Some(self.here())
     }
 }

@@ -24,7 +24,7 @@ use crate::machine::{MachineError, Memory, Pause, Register, run_until, tick_budg
 use crate::scenario::Scenario;
 use crate::scenario::game::moves;
 use crate::tree::Tree;
-use crate::world::step::RobotStep;
+use crate::world::step::{Origin, RobotStep};
 use crate::world::{Action, Command, Robot, StepReport, World, update_with};
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -158,6 +158,7 @@ struct Snapshot {
     run: Option<FocusRun>,
     robots: Vec<Option<Place>>,
     tracker: Option<Tracker>,
+    adopt: Option<Place>,
 }
 
 /// A game under the debugger.
@@ -193,6 +194,9 @@ pub struct Session {
     /// Forward runs stop as a step begins in which the focused robot built
     /// a robot (`catch build`).
     pub catch_built: bool,
+    /// Between steps: the robot (its place) whose child, built as the
+    /// next step begins, is focused then (see [`Session::focus_child`]).
+    adopt: Option<Place>,
 }
 
 impl Session {
@@ -220,6 +224,7 @@ impl Session {
             tracker: None,
             here: Rc::default(),
             catch_built: false,
+            adopt: None,
         };
         session.snapshot();
         session
@@ -343,6 +348,7 @@ impl Session {
                 run: self.run.clone(),
                 robots: self.robots.clone(),
                 tracker: self.tracker.clone(),
+                adopt: self.adopt,
             },
         );
     }
@@ -417,6 +423,27 @@ impl Session {
         self.edited();
     }
 
+    /// Focuses the robot at `child`, built in the present step, from its
+    /// first instruction: back to the end of the step before, where the
+    /// robot that built it (`builder`, its place then) is followed into
+    /// its child as the step begins; a change of history, as
+    /// [`Session::set_focus`]. The position is then the start of the
+    /// child's first run (`false`, nothing changed, when it did not run).
+    pub fn focus_child(&mut self, builder: Place) -> bool {
+        let step = self.pos.step;
+        self.goto(Pos::done(step - 1));
+        let now = self.pos;
+        self.snapshots.retain(|p, _| *p <= now);
+        self.edits.retain(|p, _| *p < now);
+        self.ends.retain(|s, _| *s <= now.step);
+        self.focus = None;
+        self.adopt = Some(builder);
+        self.tracker = None;
+        self.edited();
+        self.advance(Limit::To(Pos { step, tick: 0 }), false, &mut |_, _| false);
+        self.focus.is_some() && self.pos == Pos { step, tick: 0 }
+    }
+
     /// Runs the current step to its end (nothing to do between steps).
     pub fn finish_step(&mut self) {
         if !self.pos.is_done() {
@@ -452,9 +479,11 @@ impl Session {
         let world = std::mem::take(&mut self.world);
         let shape = world.shape();
         let focus = self.focus;
+        let adopt = self.adopt.take();
         let mut captured: Option<(Option<Command>, Action)> = None;
         let (world, report) = update_with(world, &mut |cell, pending| {
-            if focus.is_some() && pending.origin.source(&shape, cell) == focus {
+            let child = adopt.is_some_and(|(c, b)| c == cell && pending.origin == Origin::Built(b));
+            if child || (focus.is_some() && pending.origin.source(&shape, cell) == focus) {
                 captured = Some((pending.command.clone(), pending.action.clone()));
                 let step = RobotStep {
                     origin: pending.origin,
@@ -468,6 +497,12 @@ impl Session {
         });
         let moved = moves(&shape, &report);
         self.focus = focus.and_then(|p| moved.get(&p).copied());
+        if let Some((cell, b)) = adopt {
+            self.focus = report.cells.get(cell).and_then(|steps| {
+                let k = steps.iter().position(|s| s.origin == Origin::Built(b))?;
+                Some((cell, k))
+            });
+        }
         for place in &mut self.robots {
             *place = place.and_then(|p| moved.get(&p).copied());
         }
@@ -726,6 +761,7 @@ impl Session {
         self.run = snapshot.run;
         self.robots = snapshot.robots;
         self.tracker = snapshot.tracker;
+        self.adopt = snapshot.adopt;
         self.pos = at;
         self.here.set(self.position());
     }

@@ -61,7 +61,7 @@ commands! {
     "robots" [] "" "Every robot: where it is, its frame, its last action.";
     "items" [] "" "The items lying on each square.";
     "score" [] "" "The players' scores now.";
-    "focus" [] "NAME | X,Y[#I]" "Follow another robot (history is kept: going back before the change follows the robot focused then).";
+    "focus" [] "NAME | X,Y[#I]" "Follow another robot (one built in the present step from its first instruction; history is kept: going back before the change follows the robot focused then).";
     "set" [] "REG = LITERAL | output LITERAL" "Change a register of the focused robot (any literal of the language).";
     "profile" [] "[N]" "Ticks spent per code block in the last N complete game steps, against the robot's speed.";
     "help" ["h", "?"] "[COMMAND]" "List the commands, or explain one.";
