@@ -104,6 +104,57 @@ fn scripted_sessions_on_recorded_games() {
     positions_printed_in_stops_are_breakpoint_locations(&arena);
 }
 
+/// A child whose parent's image does not embed its program (an image
+/// built by an older constree) gets the source map of a program named with
+/// `--image`, and has none without it.
+#[test]
+fn images_named_on_the_command_line_map_children() {
+    let dir = scratch_dir("debug_image_option");
+    let image = dir.join("builder.ctm");
+    let out = constree(
+        &[
+            "asm",
+            "examples/builder/builder.cta",
+            "-o",
+            image.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // As an older constree wrote it: no embedded images.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&image).unwrap()).unwrap();
+    assert!(json.as_object_mut().unwrap().remove("images").is_some());
+    std::fs::write(&image, json.to_string()).unwrap();
+    let scenario = std::fs::read_to_string("examples/builder/workshop.toml")
+        .unwrap()
+        .replace("program = \"builder.cta\"", "program = \"builder.ctm\"");
+    let workshop = dir.join("workshop.toml");
+    std::fs::write(&workshop, scenario).unwrap();
+    let commands = "catch build\ncontinue\nfocus 0,0#1\nlist\n";
+    let without = constree(&["debug", workshop.to_str().unwrap()], commands);
+    assert!(
+        text(&without.stdout).contains("error: the focused robot has no source map"),
+        "{}",
+        text(&without.stdout)
+    );
+    let with = constree(
+        &[
+            "debug",
+            workshop.to_str().unwrap(),
+            "--image",
+            "examples/builder/worker.cta",
+        ],
+        commands,
+    );
+    let transcript = text(&with.stdout);
+    assert!(with.status.success(), "{transcript}");
+    assert!(
+        transcript.contains(">   11 |     wait_step"),
+        "{transcript}"
+    );
+}
+
 /// The place every stop prints (`LABEL`, `LABEL+K`), typed back to
 /// `break`, sets a breakpoint at that very place: over 7,000 instructions
 /// of the arena's `breeder`, whose code shares much with the standard
@@ -637,9 +688,11 @@ mod library {
             let mut seen = Vec::new();
             for c in &commands {
                 let done = d.execute(c).is_ok();
-                if done && c.starts_with("set ") {
-                    // The present and the future were changed: what was
-                    // seen there is no longer history.
+                if done && (c.starts_with("set ") || c.starts_with("focus ")) {
+                    // The present and the future were changed (another
+                    // robot's machine runs under control in the steps
+                    // after a `focus`): what was seen there is no longer
+                    // history.
                     let now = d.session.pos();
                     seen.retain(|(_, s): &(String, (Pos, World))| s.0 < now);
                 }

@@ -583,6 +583,8 @@ impl Generator<'_> {
                 .collect(),
             compiler: format!("constree {}", env!("CARGO_PKG_VERSION")),
             sources_hash: sources_hash(sources),
+            // Filled in by the assembler, which compiles them.
+            images: Vec::new(),
         }
     }
 }

@@ -30,7 +30,6 @@ pub mod source;
 pub mod suggest;
 
 use crate::image::Image;
-use crate::machine::Memory;
 use diagnostics::Diagnostic;
 use source::{Loader, ModulePath, SourceFile, Sources, Span};
 use std::cell::RefCell;
@@ -117,8 +116,8 @@ struct Images {
     /// The programs being assembled, outermost (the main program) first.
     compiling: Vec<String>,
     /// What each program assembled to, by path and a hash of its text: its
-    /// memory, or its errors.
-    done: HashMap<(String, u64), Result<Memory, Failed>>,
+    /// image, or its errors.
+    done: HashMap<(String, u64), Result<crate::image::Image, Failed>>,
 }
 
 /// Why an embedded program did not assemble.
@@ -152,16 +151,27 @@ fn assemble_nested(
     let expansion = macros::expand(loader, main);
     let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
     let layout = layout::lay_out(&resolved);
+    // The images embedded, each once, for the debugger.
+    let embedded: RefCell<Vec<crate::image::Image>> = RefCell::default();
     let compile = |file: &str, span: Span| {
-        compile_image(loader, file, span, main_path.as_deref(), images, faults)
+        let image = compile_image(loader, file, span, main_path.as_deref(), images, faults)?;
+        let memory = image.memory();
+        let mut embedded = embedded.borrow_mut();
+        if !embedded.contains(&image) {
+            embedded.push(image);
+        }
+        Ok(memory)
     };
     let earlier_errors = expansion
         .diagnostics
         .iter()
         .chain(&resolve_diagnostics)
         .any(Diagnostic::is_error);
-    let (image, codegen_diagnostics) =
+    let (mut image, codegen_diagnostics) =
         codegen::generate(&expansion, &resolved, &layout, &compile, earlier_errors);
+    if let Some(image) = &mut image {
+        image.images = embedded.into_inner();
+    }
     images.borrow_mut().compiling.pop();
     let mut diagnostics = expansion.diagnostics;
     diagnostics.extend(resolve_diagnostics);
@@ -174,7 +184,7 @@ fn assemble_nested(
     }
 }
 
-/// `image("file.cta")`: assembles another program and gives its memory
+/// `image("file.cta")`: assembles another program and gives its image
 /// (once per path and content: an image embedded again is the same).
 fn compile_image(
     loader: &dyn Loader,
@@ -183,7 +193,7 @@ fn compile_image(
     from: Option<&Path>,
     images: &RefCell<Images>,
     faults: Faults,
-) -> Result<Memory, Diagnostic> {
+) -> Result<crate::image::Image, Diagnostic> {
     let module = ModulePath::File(file.into());
     let source = loader.load(&module, from).map_err(|m| {
         Diagnostic::error("E0420", span, format!("cannot load the program: {m}"))
@@ -221,7 +231,7 @@ fn compile_image(
         None => {
             let nested = assemble_nested(loader, source, images, faults);
             let result = match nested.image {
-                Some(image) => Ok(image.memory()),
+                Some(image) => Ok(image),
                 None => {
                     let errors: Vec<&Diagnostic> =
                         nested.diagnostics.iter().filter(|d| d.is_error()).collect();

@@ -48,6 +48,10 @@ pub struct DebugArgs {
     /// order): `-ex 'goto step 40 tick 0'`.
     #[arg(long = "ex", value_name = "COMMAND")]
     ex: Vec<String>,
+    /// A program (`.cta`, or a `.ctm` image) whose source map a robot built
+    /// during the game gets when its memory came from it (repeatable).
+    #[arg(long = "image", value_name = "FILE")]
+    image: Vec<PathBuf>,
     #[command(flatten)]
     stdlib: StdlibOption,
     #[command(flatten)]
@@ -145,6 +149,11 @@ fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
     let (scenario, builtins) = load(args)?;
     note_missing_sources(&scenario);
     let mut debugger = Debugger::for_scenario(scenario, builtins).map_err(Failure)?;
+    let loader = DiskLoader::new(args.stdlib.dir());
+    for file in &args.image {
+        let image = load_program_denying(&loader, file, args.deny.warnings()).map_err(Failure)?;
+        debugger.add_image(image);
+    }
     if let Some(sel) = &args.robot {
         let place = debugger.select(sel).map_err(Failure)?;
         debugger.set_focus(Some(place));

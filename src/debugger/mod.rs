@@ -13,6 +13,7 @@
 //! front ends (interactive or batch) drive.
 
 pub mod catchpoints;
+pub mod children;
 pub mod commands;
 pub mod conditions;
 pub mod points;
@@ -62,6 +63,10 @@ pub struct Debugger {
     pending: Vec<String>,
     /// User commands running, one inside another.
     calling: usize,
+    /// The images robots built during the game are matched against.
+    library: children::Library,
+    /// `catch build`: its number and hits.
+    catch_build: Option<(usize, u64)>,
 }
 
 impl Debugger {
@@ -84,6 +89,8 @@ impl Debugger {
             defined: Vec::new(),
             pending: Vec::new(),
             calling: 0,
+            library: children::Library::default(),
+            catch_build: None,
         }
     }
 
@@ -109,6 +116,11 @@ impl Debugger {
         };
         let session = Session::new(scenario, world, starts, Some(first));
         let mut debugger = Debugger::new(session, programs);
+        for robot in &debugger.session.scenario.robots {
+            if let Some(image) = &robot.image {
+                debugger.library.add(image.clone());
+            }
+        }
         debugger.bound_to = debugger.program().as_ref().map(Rc::as_ptr);
         debugger.track_focus();
         Ok(debugger)
@@ -123,7 +135,7 @@ impl Debugger {
 
     /// Has the session follow the focused machine through the positions
     /// of its program.
-    fn track_focus(&mut self) {
+    pub(crate) fn track_focus(&mut self) {
         let tracker = self
             .program()
             .map(|p| positions::Tracker::new(p.positions.clone()));
@@ -136,9 +148,14 @@ impl Debugger {
         self.session.robots().iter().position(|p| *p == Some(focus))
     }
 
-    /// The focused robot's program, if it has an image.
+    /// The focused robot's program: its image's, for a robot of the
+    /// scenario; else that of the image its memory came from (see
+    /// [`children`]).
     pub fn program(&self) -> Option<Rc<Program>> {
-        self.programs.get(self.focus_robot()?)?.clone()
+        match self.focus_robot() {
+            Some(k) => self.programs.get(k)?.clone(),
+            None => self.child_program(),
+        }
     }
 
     /// The focused robot's program, or why there is none to work with.
@@ -226,7 +243,7 @@ impl Debugger {
         }
     }
 
-    fn new_id(&mut self) -> usize {
+    pub(crate) fn new_id(&mut self) -> usize {
         self.next_id += 1;
         self.next_id - 1
     }

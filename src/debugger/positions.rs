@@ -307,25 +307,25 @@ impl Tracker {
 
     /// The position of `id` reached otherwise than by falling through.
     fn arrive(&mut self, id: usize) -> Option<Position> {
-        let map = self.map.clone();
+        let map = &self.map;
         let candidates = map.of(id);
         match candidates {
             [] => return None,
             [only] => return Some(*only),
             _ => {}
         }
-        let jumped = self.at.and_then(|p| match self.map.effect[p as usize] {
-            Effect::Jump(r) => self.map.start(r),
+        let jumped = self.at.and_then(|p| match map.effect[p as usize] {
+            Effect::Jump(r) => map.start(r),
             _ => None,
         });
         if let Some(p) = jumped.filter(|p| candidates.contains(p)) {
             return Some(p);
         }
-        if let Some(p) = self.pop_return(candidates) {
+        if let Some(p) = pop_return(map, &mut self.returns, candidates) {
             return Some(p);
         }
         if self.at.is_none()
-            && let Some(p) = self.map.start(0).filter(|p| candidates.contains(p))
+            && let Some(p) = map.start(0).filter(|p| candidates.contains(p))
         {
             return Some(p);
         }
@@ -349,24 +349,6 @@ impl Tracker {
         list.push(back);
     }
 
-    /// The position a return arrives at among `candidates`: the one pushed
-    /// last for that code.
-    fn pop_return(&mut self, candidates: &[Position]) -> Option<Position> {
-        let node = self.map.node(candidates[0])?;
-        let top = *self.returns.get(&node)?.last()?;
-        if !candidates.contains(&top) {
-            return None;
-        }
-        let returns = Rc::make_mut(&mut self.returns);
-        if let Some(list) = returns.get_mut(&node) {
-            list.pop();
-            if list.is_empty() {
-                returns.remove(&node);
-            }
-        }
-        Some(top)
-    }
-
     /// The positions of the first `count` continuations on a call stack,
     /// top first:
     /// each frame (the code of a call's jump) at the position it was
@@ -387,4 +369,26 @@ impl Tracker {
             })
             .collect()
     }
+}
+
+/// The position a return arrives at among `candidates` (positions of one
+/// node): the one pushed last for that code, taken off `returns`.
+fn pop_return(
+    map: &PositionMap,
+    returns: &mut Rc<FxHashMap<usize, Vec<Position>>>,
+    candidates: &[Position],
+) -> Option<Position> {
+    let node = map.node(candidates[0])?;
+    let top = *returns.get(&node)?.last()?;
+    if !candidates.contains(&top) {
+        return None;
+    }
+    let returns = Rc::make_mut(returns);
+    if let Some(list) = returns.get_mut(&node) {
+        list.pop();
+        if list.is_empty() {
+            returns.remove(&node);
+        }
+    }
+    Some(top)
 }

@@ -24,7 +24,7 @@ use crate::machine::{MachineError, Memory, Pause, Register, run_until, tick_budg
 use crate::scenario::Scenario;
 use crate::scenario::game::moves;
 use crate::tree::Tree;
-use crate::world::step::RobotStep;
+use crate::world::step::{Origin, RobotStep};
 use crate::world::{Action, Command, Robot, StepReport, World, update_with};
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -131,6 +131,9 @@ pub enum Event {
     Interrupted,
     /// A step began with something a catchpoint looks for.
     Caught,
+    /// A step began in which the focused robot built a robot (with
+    /// [`Session::catch_built`] set).
+    Built,
 }
 
 /// A test run after the engine's phases of each step a forward run begins
@@ -161,6 +164,7 @@ struct Snapshot {
     run: Option<FocusRun>,
     robots: Vec<Option<Place>>,
     tracker: Option<Tracker>,
+    adopt: Option<Place>,
 }
 
 /// A game under the debugger.
@@ -196,6 +200,12 @@ pub struct Session {
     /// The tracker's position before the instruction a run checks next,
     /// for the run's stop test.
     here: Rc<Cell<Option<Position>>>,
+    /// Forward runs stop as a step begins in which the focused robot built
+    /// a robot (`catch build`).
+    pub catch_built: bool,
+    /// Between steps: the robot (its place) whose child, built as the
+    /// next step begins, is focused then (see [`Session::focus_child`]).
+    adopt: Option<Place>,
 }
 
 impl Session {
@@ -223,6 +233,8 @@ impl Session {
             edits_taken: Rc::default(),
             tracker: None,
             here: Rc::default(),
+            catch_built: false,
+            adopt: None,
         };
         session.snapshot();
         session
@@ -353,6 +365,7 @@ impl Session {
                 run: self.run.clone(),
                 robots: self.robots.clone(),
                 tracker: self.tracker.clone(),
+                adopt: self.adopt,
             },
         );
     }
@@ -427,6 +440,27 @@ impl Session {
         self.edited();
     }
 
+    /// Focuses the robot at `child`, built in the present step, from its
+    /// first instruction: back to the end of the step before, where the
+    /// robot that built it (`builder`, its place then) is followed into
+    /// its child as the step begins; a change of history, as
+    /// [`Session::set_focus`]. The position is then the start of the
+    /// child's first run (`false`, nothing changed, when it did not run).
+    pub fn focus_child(&mut self, builder: Place) -> bool {
+        let step = self.pos.step;
+        self.goto(Pos::done(step - 1));
+        let now = self.pos;
+        self.snapshots.retain(|p, _| *p <= now);
+        self.edits.retain(|p, _| *p < now);
+        self.ends.retain(|s, _| *s <= now.step);
+        self.focus = None;
+        self.adopt = Some(builder);
+        self.tracker = None;
+        self.edited();
+        self.advance(Limit::To(Pos { step, tick: 0 }), false, &mut |_, _| false);
+        self.focus.is_some() && self.pos == Pos { step, tick: 0 }
+    }
+
     /// Runs the current step to its end (nothing to do between steps).
     pub fn finish_step(&mut self) {
         if !self.pos.is_done() {
@@ -462,9 +496,11 @@ impl Session {
         let world = std::mem::take(&mut self.world);
         let shape = world.shape();
         let focus = self.focus;
+        let adopt = self.adopt.take();
         let mut captured: Option<(Option<Command>, Action)> = None;
         let (world, report) = update_with(world, &mut |cell, pending| {
-            if focus.is_some() && pending.origin.source(&shape, cell) == focus {
+            let child = adopt.is_some_and(|(c, b)| c == cell && pending.origin == Origin::Built(b));
+            if child || (focus.is_some() && pending.origin.source(&shape, cell) == focus) {
                 captured = Some((pending.command.clone(), pending.action.clone()));
                 let step = RobotStep {
                     origin: pending.origin,
@@ -479,6 +515,12 @@ impl Session {
         let moved = moves(&shape, &report);
         self.began = (focus, self.robots.clone());
         self.focus = focus.and_then(|p| moved.get(&p).copied());
+        if let Some((cell, b)) = adopt {
+            self.focus = report.cells.get(cell).and_then(|steps| {
+                let k = steps.iter().position(|s| s.origin == Origin::Built(b))?;
+                Some((cell, k))
+            });
+        }
         for place in &mut self.robots {
             *place = place.and_then(|p| moved.get(&p).copied());
         }
@@ -677,6 +719,13 @@ impl Session {
                 if had_focus && self.focus.is_none() && !exact {
                     return Event::FocusLost;
                 }
+                let built = self
+                    .run
+                    .as_ref()
+                    .is_some_and(|r| matches!(r.action, Action::Built(..)));
+                if self.catch_built && built && !exact {
+                    return Event::Built;
+                }
                 continue;
             }
             let max = match goal {
@@ -745,6 +794,7 @@ impl Session {
         self.run = snapshot.run;
         self.robots = snapshot.robots;
         self.tracker = snapshot.tracker;
+        self.adopt = snapshot.adopt;
         self.pos = at;
         self.here.set(self.position());
     }

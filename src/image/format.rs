@@ -9,8 +9,12 @@
 //!  "callstack": {"stack": 4, "link": 5},
 //!  "locations": [{"file": 0, "line": 3, "column": 5, "expansion": […]}],
 //!  "segments": [{"locations": [0, 1, 2], "next": 1}, {"locations": [3]}],
-//!  "source_map": [{"register": 0, "segment": 0}]}
+//!  "source_map": [{"register": 0, "segment": 0}],
+//!  "images": [{"format": "constree-image", …}]}
 //! ```
+//!
+//! `images` (optional) holds the images of the programs the image embeds
+//! with `image("file.cta")`, each a whole image object.
 //!
 //! A tree is a node id: 0 is Nil, and node `k` (1-based) is the pair
 //! `nodes[k - 1]` of the ids of its front and back, both smaller than `k`.
@@ -50,6 +54,11 @@ struct File {
     /// The files' texts (see [`super::sources`]); from version 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sources: Option<String>,
+    /// The images of the programs it embeds, each an image object as this
+    /// one (optional: absent in older images and in images that embed
+    /// none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    images: Vec<serde_json::Value>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -251,6 +260,11 @@ pub fn to_json(image: &Image) -> String {
                 segment: m.segment,
             })
             .collect(),
+        images: image
+            .images
+            .iter()
+            .map(|i| serde_json::from_str(&to_json(i)).unwrap_or_default())
+            .collect(),
     };
     let mut text = serde_json::to_string(&file).unwrap_or_default();
     text.push('\n');
@@ -395,6 +409,17 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
             .collect(),
         compiler: file.compiler,
         sources_hash: file.sources_hash,
+        images: file
+            .images
+            .iter()
+            .map(|i| from_json(&i.to_string()))
+            .collect::<Result<Vec<_>, ImageError>>()
+            .map_err(|e| match e {
+                ImageError::Json(m) | ImageError::Corrupt(m) | ImageError::Unsupported(m) => {
+                    ImageError::Corrupt(format!("an embedded image: {m}"))
+                }
+                io => io,
+            })?,
     })
 }
 

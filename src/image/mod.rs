@@ -30,6 +30,10 @@ pub struct Image {
     pub compiler: String,
     /// SHA-256 over every file's name and text, in order (hex).
     pub sources_hash: String,
+    /// The images of the programs it embeds (`image("file.cta")`), each
+    /// once, so that a robot built with one's memory can be debugged in
+    /// source terms.
+    pub images: Vec<Image>,
 }
 
 /// A register of an image.

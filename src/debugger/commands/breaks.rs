@@ -297,11 +297,15 @@ impl Debugger {
             let parts: Vec<String> = [
                 count(self.breakpoints.len(), "breakpoint"),
                 count(self.watches.len(), "watchpoint"),
-                count(self.catches.len(), "catchpoint"),
+                count(
+                    self.catches.len() + usize::from(self.catch_build.is_some()),
+                    "catchpoint",
+                ),
             ]
             .into_iter()
             .flatten()
             .collect();
+            self.delete_catch(None);
             self.breakpoints.clear();
             self.watches.clear();
             self.catches.clear();
@@ -316,17 +320,24 @@ impl Debugger {
             let id: usize = word
                 .parse()
                 .map_err(|_| format!("{word:?} is not a breakpoint number"))?;
-            self.settings(id)?;
+            if self.catch_build.map(|(c, _)| c) != Some(id) {
+                self.settings(id)?;
+            }
             self.breakpoints.retain(|b| b.id != id);
             self.watches.retain(|w| w.id != id);
             self.catches.retain(|c| c.id != id);
+            self.delete_catch(Some(id));
             deleted.push(word);
         }
         Ok(format!("Deleted {}.", deleted.join(", ")))
     }
 
     pub(crate) fn info_breakpoints(&self) -> String {
-        if self.breakpoints.is_empty() && self.watches.is_empty() && self.catches.is_empty() {
+        if self.breakpoints.is_empty()
+            && self.watches.is_empty()
+            && self.catches.is_empty()
+            && self.catch_build.is_none()
+        {
             return "No breakpoints, watchpoints or catchpoints.".to_string();
         }
         let mut out = String::from("Num  Type        Enb Hits  What");
@@ -342,6 +353,7 @@ impl Debugger {
         for c in &self.catches {
             rows.push((c.id, row(c.id, "catchpoint", &c.settings, &c.what())));
         }
+        rows.extend(self.catch_row());
         rows.sort();
         for (_, row) in rows {
             out.push('\n');

@@ -308,6 +308,9 @@ impl Debugger {
 
     /// `catch HAPPENING [any]`.
     pub(super) fn catch(&mut self, args: &str) -> Result<String, String> {
+        if args.trim() == "build" {
+            return self.catch_build();
+        }
         let (happening, any) = Catchpoint::parse(args)?;
         if !any && self.session.focus().is_none() {
             return Err("no robot in focus: `catch ... any` catches any robot".into());

@@ -470,6 +470,13 @@ impl Debugger {
     }
 
     pub(crate) fn focus_on(&mut self, args: &str) -> Result<String, String> {
+        let place = self.select(args.trim())?;
+        if let Some(first_run) = self.focus_new_child(place) {
+            return Ok(format!(
+                "Focus on {}, built in this step, from its first instruction.\n{first_run}",
+                args.trim()
+            ));
+        }
         // Only a robot focused as its step begins runs under control: the
         // current step is finished first.
         self.session.finish_step();

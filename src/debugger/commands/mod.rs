@@ -57,7 +57,7 @@ commands! {
     "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: tests joined by `and` and `or` (`and` first): `PATH is nil`, `PATH is cons`, `size(PATH) OP N`, `PATH == VALUE`, `PATH != VALUE`, `PATH OP N` (an int; OP: <, <=, >, >=, ==, !=), as in `break seek if next == Move W and in.2.0 is cons`.";
     "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
     "watch" ["w"] "REG | PATH [if COND]" "Stop when the value of a register or of a path into one (`in.2.0`, `plan.0`) changes (by the machine, or by the engine at a step's start), showing the old and the new value.";
-    "catch" [] "destroyed | inspected | built | lifted | dropped | command KIND | action KIND [any]" "Stop as a step begins in which the focused robot (any robot with `any`) is destroyed, inspected, builds a child (which starts running), lifts or drops an item, gives a command of KIND or takes an action of KIND.";
+    "catch" [] "build | destroyed | inspected | built | lifted | dropped | command KIND | action KIND [any]" "Stop as a step begins in which the focused robot (any robot with `any`) is destroyed, inspected, builds a child (which starts running), lifts or drops an item, gives a command of KIND or takes an action of KIND. `catch build` stops where the focused robot builds and says how to `focus` on the child, which is then followed from its first instruction with its program's source map.";
     "delete" ["d"] "[ID...]" "Delete breakpoints, watchpoints and catchpoints (all without IDs).";
     "condition" [] "N [COND]" "Stop at breakpoint, watchpoint or catchpoint N only when COND holds (as `break ... if COND`); without COND, always.";
     "ignore" [] "N COUNT" "Pass over the next COUNT hits of N going forward (they are counted, as in gdb).";
@@ -75,7 +75,7 @@ commands! {
     "robots" [] "" "Every robot: where it is, its frame, its last action.";
     "items" [] "" "The items lying on each square.";
     "score" [] "" "The players' scores now.";
-    "focus" [] "NAME | X,Y[#I]" "Follow another robot (history is kept: going back before the change follows the robot focused then).";
+    "focus" [] "NAME | X,Y[#I]" "Follow another robot (one built in the present step from its first instruction; history is kept: going back before the change follows the robot focused then).";
     "set" [] "REG = LITERAL | output LITERAL" "Change a register of the focused robot (any literal of the language).";
     "profile" [] "[N]" "Ticks spent per code block in the last N complete game steps, against the robot's speed.";
     "help" ["h", "?"] "[COMMAND]" "List the commands, or explain one.";

@@ -127,6 +127,7 @@ impl Debugger {
                 self.session.scenario.steps
             )),
             (Event::Interrupted, _) => lines.push("Interrupted.".to_string()),
+            (Event::Built, _) => lines.push(self.built_text()),
             _ => {}
         }
         lines.push(self.here());
