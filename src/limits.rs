@@ -174,6 +174,15 @@ pub static MAX_IMAGE_DEPTH: Limit = Limit::new(
     "error E0423; each program is assembled once per path and content, however often it is embedded",
 );
 
+/// How many programs `image(...)` may assemble in one assembly (each once).
+pub static MAX_IMAGES: Limit = Limit::new(
+    "programs `image(...)` assembles in one assembly",
+    None,
+    1000,
+    "programs",
+    "error E0423",
+);
+
 /// Every cap, in the order `docs/limits.md` lists them.
 pub static LIMITS: &[&Limit] = &[
     &MAX_INPUT,
@@ -187,6 +196,7 @@ pub static LIMITS: &[&Limit] = &[
     &MAX_INCLUDED_FILES,
     &MAX_INCLUDED_BYTES,
     &MAX_IMAGE_DEPTH,
+    &MAX_IMAGES,
 ];
 
 /// Checks every cap's environment variable: the first that is set to

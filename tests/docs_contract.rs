@@ -271,6 +271,22 @@ fn brackets_nest_at_most_200_deep() {
 }
 
 #[test]
+fn lines_are_at_most_500_deep() {
+    states("A line is at most 500 deep (deeper is error E0004)");
+    states("`reg r = 1 + 1 + ... + 1` with 250 terms is too deep, a list");
+    let sum = |terms: usize| format!("reg r = {}\n", vec!["1"; terms].join(" + "));
+    assert!(codes(&sum(249)).is_empty());
+    assert_eq!(codes(&sum(250)), vec!["E0004"]);
+    let list: Vec<String> = (0..10_000).map(|k| k.to_string()).collect();
+    assert!(codes(&format!("reg r auto = [{}]\n", list.join(", "))).is_empty());
+    assert!(codes(&format!("reg r = {}0\n", "- ".repeat(496))).is_empty());
+    assert_eq!(
+        codes(&format!("reg r = {}0\n", "- ".repeat(497))),
+        vec!["E0004"]
+    );
+}
+
+#[test]
 fn reserved_words_cannot_be_names() {
     states(
         "Reserved words: `reg resize const macro if else end use include entry callstack block tail and or not`.",

@@ -198,6 +198,25 @@ fn images_that_fan_out_are_assembled_once_each() {
 }
 
 #[test]
+fn images_of_too_many_programs_are_refused() {
+    // 1,001 distinct programs, each a file of its own.
+    let mut files = vec![("main.cta".to_string(), String::from("use std/control\n"))];
+    for k in 0..1_001 {
+        files[0]
+            .1
+            .push_str(&format!("reg i{k} auto = image(\"p{k}.cta\")\n"));
+        files.push((
+            format!("p{k}.cta"),
+            "use std/control\nmain:\n    halt\n".into(),
+        ));
+    }
+    files[0].1.push_str("main:\n    halt\n");
+    let out = check("image-count", &files);
+    error_at(&out, "E0423", "main.cta");
+    assert!(out.stderr.contains("more than 1000 programs"), "{out:#?}");
+}
+
+#[test]
 fn many_register_declarations_assemble() {
     let out = check("regs", &main_file(hostile::many_registers(200_000)));
     out.assert_success();

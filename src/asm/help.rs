@@ -176,7 +176,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "E0423",
-        "embed fewer levels: assemble a deep program on its own and load its image some other way",
+        "embed fewer programs, or fewer levels of programs that embed programs",
     ),
     (
         "E0424",

@@ -412,7 +412,7 @@ impl Expander<'_> {
         }
     }
 
-    /// Counts `amount` statements or terms against [`MAX_EXPANDED`]: false,
+    /// Counts `amount` statements or terms against [`crate::limits::MAX_EXPANDED`]: false,
     /// and expansion stops (reported once), when the budget is spent.
     fn charge(&mut self, amount: usize, span: Span, chain: &Chain) -> bool {
         if self.gave_up {

@@ -228,6 +228,15 @@ fn compile_image(
     let known = images.borrow().done.get(&key).cloned();
     let result = match known {
         Some(result) => result,
+        None if images.borrow().done.len() as u64 >= crate::limits::MAX_IMAGES.get() => {
+            let most = crate::limits::MAX_IMAGES.get();
+            return Err(Diagnostic::error(
+                "E0423",
+                span,
+                format!("more than {most} programs embedded with image(...)"),
+            )
+            .label("one too many here"));
+        }
         None => {
             let nested = assemble_nested(loader, source, images, faults);
             let result = match nested.image {
