@@ -473,7 +473,8 @@ mod tests {
         assert_eq!(complete("cont"), ["continue "]);
         assert_eq!(complete("break ma"), ["main "]);
         assert_eq!(complete("print plan /ins"), ["/instr "]);
-        assert_eq!(complete("re").len(), 5);
+        // reverse-stepi, -step, -next, -finish, -continue, -gstep, restart.
+        assert_eq!(complete("re").len(), 7);
         assert!(complete("re").iter().all(|c| !c.ends_with(' ')));
     }
 }

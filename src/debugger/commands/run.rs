@@ -469,15 +469,27 @@ impl Debugger {
                 let memory = self.session.focused().map(|r| r.memory.clone());
                 (memory, self.last_run(true))
             } else {
-                self.session.goto(Pos {
-                    tick: start.tick - 1,
-                    ..start
-                });
-                let memory = self.session.focused().map(|r| r.memory.clone());
-                let node = self.prog().node_id();
-                let at = self.session.position();
+                // The state before the stretch costs a replay from the
+                // snapshot before it: only watchpoints (their values then)
+                // and a breakpoint at the stretch's first instruction (did
+                // control arrive there?) need it.
                 self.session.goto(start);
-                (memory, (Some(node), at))
+                self.rebind_breakpoints();
+                let first = self.prog().node_id();
+                let watching = self.watches.iter().any(|w| w.settings.enabled);
+                if watching || self.breakpoints.iter().any(|b| b.nodes.contains(&first)) {
+                    self.session.goto(Pos {
+                        tick: start.tick - 1,
+                        ..start
+                    });
+                    let memory = self.session.focused().map(|r| r.memory.clone());
+                    let node = self.prog().node_id();
+                    let at = self.session.position();
+                    self.session.goto(start);
+                    (memory, (Some(node), at))
+                } else {
+                    (None, (None, None))
+                }
             };
             // History may hold another robot in focus here.
             self.rebind_breakpoints();
