@@ -506,3 +506,53 @@ fn run_warns_of_a_robots_machine_error_and_succeeds() {
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// `constree setup --prefix DIR` installs a man page for every command and
+/// subcommand clap knows, and completions for bash, zsh and fish where
+/// those shells look; bash loads its script.
+#[test]
+fn setup_installs_man_pages_and_completions() {
+    let dir = cli_common::scratch_dir("setup");
+    let prefix = dir.join("prefix");
+    for _ in 0..2 {
+        // A second run replaces the files in place.
+        let out = cli_common::constree(&["setup", "--prefix", cli_common::arg(&prefix)], "");
+        assert!(out.status.success(), "{}", cli_common::text(&out.stderr));
+    }
+    let man = prefix.join("share/man/man1");
+    let mut expected = Vec::new();
+    let mut pending = vec![("constree".to_string(), constree::cli::command())];
+    while let Some((name, command)) = pending.pop() {
+        for sub in command.get_subcommands() {
+            pending.push((format!("{name}-{}", sub.get_name()), sub.clone()));
+        }
+        expected.push(name);
+    }
+    for name in &expected {
+        let page = std::fs::read_to_string(man.join(format!("{name}.1")))
+            .unwrap_or_else(|e| panic!("{name}.1: {e}"));
+        assert!(page.contains(&format!(".TH {name} 1")), "{name}.1:\n{page}");
+        assert!(page.contains(".SH SYNOPSIS"), "{name}.1");
+    }
+    let pages = std::fs::read_dir(&man).unwrap().count();
+    assert_eq!(pages, expected.len(), "one page per command");
+    for place in [
+        "share/bash-completion/completions/constree",
+        "share/zsh/site-functions/_constree",
+        "share/fish/vendor_completions.d/constree.fish",
+    ] {
+        let text = std::fs::read_to_string(prefix.join(place)).unwrap();
+        assert!(
+            text.contains("constree") && text.contains("tournament"),
+            "{place}"
+        );
+    }
+    let bash = prefix.join("share/bash-completion/completions/constree");
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("source {:?} && complete -p constree", bash))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(cli_common::text(&out.stdout).contains("constree"));
+}

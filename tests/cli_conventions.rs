@@ -58,6 +58,8 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
     ("new", Some(&["BAD"])),
     ("replay", Some(&["BAD/bad.json"])),
     ("run", Some(&["BAD/bad.toml"])),
+    // A prefix that is a file: no folder can be made in it.
+    ("setup", Some(&["--prefix", "BAD/bad.cta"])),
     ("test", Some(&["BAD/bad.toml"])),
     (
         "tournament",
@@ -120,6 +122,7 @@ const DASH: &[(&str, Option<DashCase>)] = &[
     ("check", Some((&["-"], "examples/count.cta", ".", ""))),
     ("completions", None),
     ("conformance", None),
+    ("setup", None),
     (
         "debug",
         Some((

@@ -11,6 +11,7 @@ mod new;
 pub mod reference;
 mod render;
 mod run;
+mod setup;
 pub mod style;
 mod test;
 mod tournament;
@@ -111,6 +112,9 @@ Inside, `help` lists the debugger's commands (docs/debugger.md).")]
     /// Work with bare register machines.
     #[command(subcommand)]
     Machine(machine::Command),
+    /// Install the man pages and the bash, zsh and fish completions
+    /// (under ~/.local by default).
+    Setup(setup::SetupArgs),
     /// Print a shell completion script.
     #[command(after_help = "Examples:
   constree completions bash > ~/.local/share/bash-completion/completions/constree
@@ -247,6 +251,7 @@ pub fn main() -> ExitCode {
         Command::Tournament(args) => tournament::run(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),
+        Command::Setup(args) => setup::run(args),
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut command, "constree", &mut std::io::stdout());
