@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-600}
 shift || true
-ALL="assemble assemble_spliced image scenario debugger_commands machine world documents tournament"
+ALL="assemble assemble_hostile assemble_spliced image scenario debugger_commands machine world documents tournament"
 TARGETS=${*:-$ALL}
 export RUSTC_BOOTSTRAP=1
 corpus=fuzz/corpus

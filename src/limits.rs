@@ -138,6 +138,42 @@ pub static MAX_MACHINE_NODES: Limit = Limit::new(
     "the run stops with an error that gives the ticks it ran",
 );
 
+/// The most statements and expression terms one assembly may expand to.
+pub static MAX_EXPANDED: Limit = Limit::new(
+    "statements and expression terms an assembly expands to",
+    None,
+    4_000_000,
+    "statements and terms",
+    "the assembler stops with error E0207 (a macro that never ends, or an argument that doubles at every level)",
+);
+
+/// The most files one assembly may `include` or `use`, counting each time.
+pub static MAX_INCLUDED_FILES: Limit = Limit::new(
+    "files an assembly includes, each time counted",
+    None,
+    10_000,
+    "files",
+    "the assembler stops with error E0220",
+);
+
+/// The most bytes one assembly may read through `include` and `use`.
+pub static MAX_INCLUDED_BYTES: Limit = Limit::new(
+    "bytes an assembly reads through `include` and `use`",
+    None,
+    64 << 20,
+    "bytes",
+    "the assembler stops with error E0220",
+);
+
+/// How deep `image(...)` may embed programs that embed programs.
+pub static MAX_IMAGE_DEPTH: Limit = Limit::new(
+    "levels of `image(...)` inside `image(...)`",
+    None,
+    32,
+    "levels",
+    "error E0423; each program is assembled once per path and content, however often it is embedded",
+);
+
 /// Every cap, in the order `docs/limits.md` lists them.
 pub static LIMITS: &[&Limit] = &[
     &MAX_INPUT,
@@ -147,6 +183,10 @@ pub static LIMITS: &[&Limit] = &[
     &MAX_WORLD_MEMORY,
     &DEFAULT_SPEED,
     &MAX_MACHINE_NODES,
+    &MAX_EXPANDED,
+    &MAX_INCLUDED_FILES,
+    &MAX_INCLUDED_BYTES,
+    &MAX_IMAGE_DEPTH,
 ];
 
 /// Checks every cap's environment variable: the first that is set to

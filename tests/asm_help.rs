@@ -23,7 +23,37 @@ fn made_programs() -> Vec<(MemoryLoader, &'static str)> {
         );
     }
     let breadth = "macro m n\n    if n > 0\n        m n - 1\n        m n - 1\n    end\nend\nm 60\n";
+    // Each file includes the next twice: 2^20 inclusions of the last.
+    let mut fanout = MemoryLoader::default();
+    for k in 0..20 {
+        fanout = fanout.with(
+            &format!("g{k}.cta"),
+            &format!("include \"g{0}.cta\"\ninclude \"g{0}.cta\"\n", k + 1),
+        );
+    }
+    fanout = fanout.with("g20.cta", "; the last\n");
+    // Each program embeds the next, 40 deep.
+    let mut images = MemoryLoader::default();
+    for k in 0..40 {
+        images = images.with(
+            &format!("p{k}.cta"),
+            &format!("reg i = image(\"p{}.cta\")\nmain:\n    nilify i\n", k + 1),
+        );
+    }
+    let long = format!("reg r = {}\n", vec!["1"; 600].join(" + "));
+    let mut nested = String::from("const c0 = 1\n");
+    for k in 1..1100 {
+        nested.push_str(&format!("const c{k} = [c{}]\n", k - 1));
+    }
+    nested.push_str("reg r = c1099\n");
     vec![
+        (MemoryLoader::default().with("long.cta", &long), "long.cta"),
+        (fanout, "g0.cta"),
+        (images, "p0.cta"),
+        (
+            MemoryLoader::default().with("nested.cta", &nested),
+            "nested.cta",
+        ),
         (MemoryLoader::default(), "nowhere.cta"),
         (deep, "f0.cta"),
         (

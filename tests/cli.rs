@@ -402,6 +402,61 @@ fn deny_warnings_makes_a_warning_fail_asm_check_and_exec() {
 }
 
 #[test]
+fn deny_warnings_refuses_a_scenarios_program_with_warnings() {
+    let dir = cli_common::scratch_dir("deny_warnings_scenario");
+    std::fs::write(
+        dir.join("warn.cta"),
+        "use std/control\nreg x\nmain:\n  mov x, 4\n  halt\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("game.toml"),
+        "steps = 2\n[world]\nmap = \"\"\"\nA.\n\"\"\"\n[[robot]]\nname = \"w\"\nat = \"A\"\nprogram = \"warn.cta\"\n[expect]\n[[expect.robot]]\nname = \"w\"\nat = \"A\"\n",
+    )
+    .unwrap();
+    let game = dir.join("game.toml");
+    let game = cli_common::arg(&game);
+    let warn = dir.join("warn.cta");
+    let warn = cli_common::arg(&warn);
+    let arena = cli_common::example("arena/arena.toml");
+    let commands: [Vec<&str>; 4] = [
+        vec!["run", game],
+        vec!["test", game],
+        vec!["debug", game, "--batch", "-"],
+        vec![
+            "tournament",
+            "--game",
+            cli_common::arg(&arena),
+            "--players",
+            warn,
+            warn,
+            "--rounds",
+            "1",
+        ],
+    ];
+    for args in commands {
+        // Without it the program plays.
+        let out = cli_common::constree(&args, "");
+        let stderr = cli_common::text(&out.stderr);
+        assert!(!stderr.contains("W0706"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+        let mut denying = args.clone();
+        denying.extend(["--deny", "warnings"]);
+        let out = cli_common::constree(&denying, "");
+        let all = format!(
+            "{}{}",
+            cli_common::text(&out.stdout),
+            cli_common::text(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{denying:?}: {all}");
+        assert!(
+            all.contains("W0706") && all.contains("warnings are denied (--deny warnings)"),
+            "{denying:?}: {all}"
+        );
+    }
+}
+
+#[test]
 fn the_listing_shows_each_instructions_source_line_with_control_characters_escaped() {
     let dir = cli_common::scratch_dir("listing_source");
     let source = dir.join("loop.cta");
@@ -426,4 +481,28 @@ fn the_listing_shows_each_instructions_source_line_with_control_characters_escap
     assert!(line.contains("jnil src, done   ; \\u{1b}[31mred"), "{line}");
     assert!(!listing.contains('\u{1b}'), "{listing}");
     assert!(listing.contains("loop.cta:7 (halt)  halt"), "{listing}");
+}
+
+/// A robot's machine error is part of the game: `run` plays on and exits
+/// 0, with a warning on standard error naming the robot, the step, the
+/// error and the failing instruction's source line.
+#[test]
+fn run_warns_of_a_robots_machine_error_and_succeeds() {
+    let dir = cli_common::scratch_dir("run_machine_error");
+    std::fs::copy("tests/debugger/faulty.cta", dir.join("faulty.cta")).unwrap();
+    std::fs::write(
+        dir.join("game.toml"),
+        "steps = 3\n[world]\nmap = \"\"\"\nA.\n\"\"\"\n[[robot]]\nname = \"f\"\nat = \"A\"\nprogram = \"faulty.cta\"\n",
+    )
+    .unwrap();
+    let game = dir.join("game.toml");
+    let out = cli_common::constree(&["run", cli_common::arg(&game)], "");
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = cli_common::text(&out.stderr);
+    assert!(
+        stderr.starts_with("warning: f's machine failed in step 2: deconstruct of Nil in x (r3); every register wiped, in `deconstruct x, x, scratch` at ")
+            && stderr.ends_with("faulty.cta:7 (car)\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }

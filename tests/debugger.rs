@@ -45,6 +45,96 @@ fn scripted_sessions() {
     }
 }
 
+/// Every `tests/debugger/recorded/*.dbg` script, on recorded games: its
+/// `# args:` may name `{arena}`, a round of the arena between `breeder`
+/// and `hunter` recorded for the test. The transcript is golden.
+#[test]
+fn scripted_sessions_on_recorded_games() {
+    let dir = scratch_dir("debug_recorded");
+    let arena = dir.join("arena.json");
+    let out = constree(
+        &[
+            "tournament",
+            "--game",
+            "examples/arena/arena.toml",
+            "--rounds",
+            "1",
+            "--record-round",
+            "1",
+            arena.to_str().unwrap(),
+            "--players",
+            "examples/arena/breeder.cta",
+            "examples/arena/hunter.cta",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/debugger/recorded");
+    let mut scripts: Vec<_> = std::fs::read_dir(&scripts)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dbg"))
+        .collect();
+    scripts.sort();
+    assert!(!scripts.is_empty());
+    for script in scripts {
+        let body = std::fs::read_to_string(&script).unwrap();
+        let args = body
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# args:"))
+            .expect("a script starts with `# args:`")
+            .replace("{arena}", arena.to_str().unwrap());
+        let rel = script.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let rel = rel.to_str().unwrap().trim_start_matches('/');
+        let mut argv = vec!["debug"];
+        argv.extend(args.split_whitespace());
+        argv.extend(["--batch", rel]);
+        let out = constree(&argv, "");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let transcript = format!(
+            "{}exit code: {}\n{stderr}",
+            text(&out.stdout),
+            out.status.code().unwrap_or(-1)
+        );
+        let name = script.file_stem().unwrap().to_str().unwrap().to_string();
+        insta::assert_snapshot!(format!("debug_recorded_{name}"), transcript);
+    }
+    positions_printed_in_stops_are_breakpoint_locations(&arena);
+}
+
+/// The place every stop prints (`LABEL`, `LABEL+K`), typed back to
+/// `break`, sets a breakpoint at that very place: over 7,000 instructions
+/// of the arena's `breeder`, whose code shares much with the standard
+/// library's.
+fn positions_printed_in_stops_are_breakpoint_locations(replay: &Path) {
+    let replay = replay.to_str().unwrap();
+    let steps = "stepi 13\n".repeat(600);
+    let out = constree(&["debug", "--replay", replay, "--robot", "breeder"], &steps);
+    let transcript = text(&out.stdout);
+    let mut places: Vec<String> = transcript
+        .lines()
+        .filter_map(|l| l.split_once(" of 4000: ")?.1.split_once(" `"))
+        .map(|(place, _)| place.to_string())
+        .collect();
+    places.sort();
+    places.dedup();
+    assert!(places.len() > 30, "{transcript}");
+    assert!(places.iter().any(|p| p.contains('+')), "{places:?}");
+    let breaks: String = places.iter().map(|p| format!("break {p}\n")).collect();
+    let out = constree(
+        &["debug", "--replay", replay, "--robot", "breeder"],
+        &breaks,
+    );
+    let transcript = text(&out.stdout);
+    assert!(out.status.success(), "{transcript}");
+    for (k, place) in places.iter().enumerate() {
+        let set = format!("Breakpoint {} at {place} `", k + 1);
+        assert!(transcript.contains(&set), "{set}\n{transcript}");
+    }
+}
+
 #[test]
 fn commands_on_standard_input_are_a_batch() {
     let out = constree(
@@ -628,6 +718,17 @@ fn every_printed_place_can_be_typed_back() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let loader = constree::asm::source::DiskLoader::new(None);
         let image = constree::scenario::load_program(&loader, &root.join(path)).unwrap();
+        // As stored (`asm`'s `.ctm`, a replay): equal code is one node.
+        let stored =
+            constree::image::format::from_json(&constree::image::format::to_json(&image)).unwrap();
+        let shared = Program::new(Rc::new(stored), Vec::new());
+        for (p, _) in shared.positions.laid() {
+            let name = shared.name_at(p).unwrap();
+            assert!(
+                shared.named_positions(&name).contains(&p),
+                "{path}: {name} names other places"
+            );
+        }
         let program = Program::new(Rc::new(image), Vec::new());
         let mut checked = 0;
         for (code, _) in program.instructions() {

@@ -1,6 +1,6 @@
-//! The interactive debugger in a real terminal (tmux): the prompt, Tab
+//! constree in a real terminal (tmux): the debugger's prompt, Tab
 //! completion of a label, and Ctrl-C interrupting a long `continue`
-//! without leaving the debugger.
+//! without leaving the debugger; the progress bar of a long `run`.
 
 mod cli_common;
 
@@ -195,4 +195,33 @@ fn prompt_completion_and_interrupt_in_a_terminal() {
         history.contains("break main") && history.contains("continue"),
         "{history}"
     );
+}
+
+/// A long `run` on a terminal draws a progress bar on standard error (and
+/// the same run into a pipe draws none: tests/cli_conventions.rs).
+#[test]
+fn a_long_run_shows_a_progress_bar_in_a_terminal() {
+    let dir = scratch_dir("run_progress");
+    std::fs::write(dir.join("spin.cta"), "use std/control\nmain:\n  jmp main\n").unwrap();
+    // Ten million ticks a step for 1,000 steps: far longer than the
+    // second after which the bar appears.
+    let scenario = dir.join("long.toml");
+    std::fs::write(
+        &scenario,
+        "steps = 1000\n[world]\nmap = \"\"\"\nA.\n\"\"\"\n[[robot]]\nname = \"spin\"\nat = \"A\"\nspeed = 10000000\nprogram = \"spin.cta\"\n",
+    )
+    .unwrap();
+    let command = format!(
+        "{} run {}",
+        env!("CARGO_BIN_EXE_constree"),
+        scenario.display()
+    );
+    let name = format!("constree-progress-{}", std::process::id());
+    let tmux = Tmux::start(&name, &command);
+    let screen = tmux.wait_for("/1000, ");
+    assert!(
+        screen.contains("step ") && screen.contains(" left"),
+        "{screen}"
+    );
+    tmux.keys(&["C-c"]);
 }

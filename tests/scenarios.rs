@@ -457,6 +457,16 @@ fn bad_scenarios_name_file_line_and_field() {
         ),
         ("not_toml", "[world\n", "bad.toml:1:7:"),
         (
+            "short_cargo",
+            "[world]\nsize = [2, 2]\n[[item]]\nat = [0, 0]\ncargo = [1]\n",
+            "bad.toml:5:9: item[0].cargo: invalid length 1, expected an array of length 2",
+        ),
+        (
+            "nested_value",
+            "[world]\nsize = [2, 2]\n[[player]]\nname = \"P\"\nhomes = [[0, \"x\"]]\n",
+            "bad.toml:5:9: player[0].homes: a position: [x, y], a mark on the map (\"A\") or \"random\"",
+        ),
+        (
             "missing_program",
             "[world]\nsize = [2, 2]\n[[robot]]\nat = [0, 0]\nprogram = \"nothere.cta\"\n",
             "bad.toml:5:11: robot[0].program: there is no program file DIR/nothere.cta",
@@ -657,5 +667,80 @@ fn caps_on_speeds_and_registers_hold_for_every_part() {
     ] {
         let err = bad_run(test, &[("bad.toml", &format!("{base}{extra}"))]);
         assert!(err.contains(message), "{test}: {err}");
+    }
+}
+
+/// `[[expect.square]]` checks the items lying on a square, in any order:
+/// the tutorial's hauler lifts the cargo from `C` in step 4 and never
+/// brings it home.
+#[test]
+fn expectations_on_squares_check_the_items_lying_there() {
+    let dir = scratch_dir("expect_square");
+    let game = std::fs::read_to_string("docs/tutorial/haul.toml").unwrap();
+    let program = std::fs::read_to_string("docs/tutorial/hauler.cta").unwrap();
+    let (head, _) = game.split_once("[expect]").unwrap();
+    let scenario = format!(
+        "{head}[expect]\n\
+         [[expect.square]]\nat = \"C\"\nafter = 3\nitems = [{{ cargo = [5, 3] }}]\n\
+         [[expect.square]]\nat = [3, 0]\nafter = 4\nitems = []\n\
+         [[expect.square]]\nat = \"H\"\nitems = [{{ cargo = [5, 3] }}, {{ shield = true, count = 2 }}]\n"
+    );
+    std::fs::write(dir.join("haul.toml"), &scenario).unwrap();
+    std::fs::write(dir.join("hauler.cta"), program).unwrap();
+    let out = constree(&["test", arg(&dir.join("haul.toml"))], "");
+    let printed = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains("ok      (3, 0) holds cargo 5 (weight 3) after 3 steps\n"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("ok      (3, 0) holds nothing after 4 steps\n"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains(
+            "haul.toml:40: expected (0, 0) holds cargo 5 (weight 3), shield, shield after 10 steps, but it holds nothing"
+        ),
+        "{printed}"
+    );
+    assert!(printed.contains("2 passed, 1 failed"), "{printed}");
+}
+
+#[test]
+fn expectations_on_squares_are_checked_when_the_scenario_loads() {
+    let base = "[world]\nmap = \"\"\"\nA.\n\"\"\"\n[expect]\nsteps = 2\n";
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "square_random",
+            format!("{base}[[expect.square]]\nat = \"random\"\nitems = []\n"),
+            "expect.square[0].at: expected [x, y] or a mark, not \"random\"",
+        ),
+        (
+            "square_item_at",
+            format!(
+                "{base}[[expect.square]]\nat = \"A\"\nitems = [{{ at = \"A\", shield = true }}]\n"
+            ),
+            "expect.square[0].items[0].at: an item of a square's `items` has no `at` of its own",
+        ),
+        (
+            "square_after",
+            format!("{base}[[expect.square]]\nat = [1, 0]\nafter = 3\nitems = []\n"),
+            "expect.square[0].after: after 3 steps, but the test plays 2",
+        ),
+        (
+            "square_two_kinds",
+            format!(
+                "{base}[[expect.square]]\nat = \"A\"\nitems = [{{ shield = true, processor = 3 }}]\n"
+            ),
+            "expect.square[0].items[0]: an item is one thing",
+        ),
+    ];
+    for (test, scenario, expected) in cases {
+        let err = bad_run(test, &[("bad.toml", scenario)]);
+        assert!(
+            err.contains(expected),
+            "{test}: expected {expected:?} in\n{err}"
+        );
     }
 }

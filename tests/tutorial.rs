@@ -1,20 +1,24 @@
 //! `docs/tutorial.md` is true: its listings are the files of
 //! `docs/tutorial/`, and its commands, run with the built binary from a
-//! copy of those files (the tutorial's edits applied as it makes them),
-//! print exactly what it shows. So are the examples of `README.md`,
+//! copy of the repository's tutorial files under git (the tutorial's
+//! edits applied as it makes them, in the copy it tells the reader to
+//! make), print exactly what it shows and leave that checkout clean. So are the examples of `README.md`,
 //! `docs/language.md`, `docs/debugger.md` and `docs/games.md`, run in the
 //! repository.
 //!
 //! The page's blocks:
 //! - ```` ```LANG file=PATH ```` lists a file: it must equal PATH in the
-//!   repository (and the copy the commands run on, as edited so far);
+//!   repository (and the file of that name in the folder the commands
+//!   run in, as edited so far);
 //! - ```` ```diff file=PATH ```` is an edit: ` ` lines stay, `-` lines go,
-//!   `+` lines come; it is applied to the copy;
+//!   `+` lines come; it is applied to PATH in the folder the commands run
+//!   in;
 //! - ```` ```cta ```` without a file is a whole program: it must assemble
 //!   without a diagnostic;
 //! - ```` ```console ```` holds commands (`$ ...`, with the lines of a
 //!   `<<'EOF'` here-document) each followed by its output, standard output
-//!   and error together.
+//!   and error together; a command `cd DIR` alone changes the folder the
+//!   next commands run in.
 
 mod cli_common;
 
@@ -132,9 +136,11 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// Checks one page: its listings against the repository's files, its
-/// edits applied to the copy in `root`, its commands run in `root`.
-/// Returns the number of listings, edits and commands.
+/// commands run from `root` (following its `cd`s), its edits applied in
+/// the folder the commands run in. Returns the number of listings, edits
+/// and commands.
 fn check_page(page: &str, root: &Path) -> (usize, usize, usize) {
+    let mut cwd = root.to_path_buf();
     let text = std::fs::read_to_string(page).unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_constree")).parent().unwrap();
     let path = format!(
@@ -147,8 +153,9 @@ fn check_page(page: &str, root: &Path) -> (usize, usize, usize) {
         let at = format!("{page}:{}", block.line);
         match (block.lang.as_str(), &block.file) {
             ("diff", Some(file)) => {
-                let copy = root.join(file);
-                let text = std::fs::read_to_string(&copy).unwrap();
+                let copy = cwd.join(file);
+                let text = std::fs::read_to_string(&copy)
+                    .unwrap_or_else(|e| panic!("{at}: {}: {e}", copy.display()));
                 std::fs::write(&copy, apply(&text, &block.body)).unwrap();
                 edits += 1;
             }
@@ -158,11 +165,15 @@ fn check_page(page: &str, root: &Path) -> (usize, usize, usize) {
                 let text =
                     std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{at}: {file}: {e}"));
                 assert_eq!(shown, text, "{at}: the listing differs from {file}");
-                let copy = std::fs::read_to_string(root.join(file)).unwrap();
-                assert_eq!(
-                    shown, copy,
-                    "{at}: the listing differs from {file} as edited so far"
-                );
+                let name = Path::new(file).file_name().unwrap();
+                if let Ok(copy) = std::fs::read_to_string(cwd.join(name)) {
+                    assert_eq!(
+                        shown,
+                        copy,
+                        "{at}: the listing differs from {} as edited so far",
+                        cwd.join(name).display()
+                    );
+                }
                 listings += 1;
             }
             ("cta", None) => {
@@ -179,10 +190,17 @@ fn check_page(page: &str, root: &Path) -> (usize, usize, usize) {
             }
             ("console", None) => {
                 for (script, shown) in commands(&block.body) {
+                    if let Some(dir) = script.strip_prefix("cd ").filter(|d| !d.contains(' ')) {
+                        cwd = cwd.join(dir);
+                        assert!(cwd.is_dir(), "{at}: `{script}`: no such folder");
+                        assert_eq!(shown, "", "{at}: `{script}` prints nothing");
+                        runs += 1;
+                        continue;
+                    }
                     let out = Command::new("sh")
                         .arg("-c")
                         .arg(format!("exec 2>&1\n{script}"))
-                        .current_dir(root)
+                        .current_dir(&cwd)
                         .env("PATH", &path)
                         .output()
                         .unwrap();
@@ -200,15 +218,48 @@ fn check_page(page: &str, root: &Path) -> (usize, usize, usize) {
 
 #[test]
 fn the_tutorial_shows_what_constree_does() {
-    // The commands run in a copy of the tutorial's files (the page edits
-    // them); `../` of it is free for `constree new`.
+    // The reader starts at the root of a checkout: here, a repository
+    // holding the tutorial's files, committed; `../` of it is free for
+    // the copies the page makes.
     let scratch = cli_common::scratch_dir("tutorial");
     let root = scratch.join("constree");
     copy_dir(Path::new("docs/tutorial"), &root.join("docs/tutorial"));
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    git(&["init", "--quiet"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "the tutorial's files"]);
     let (listings, edits, runs) = check_page(PAGE, &root);
     assert!(
         listings >= 2 && edits >= 1 && runs >= 10,
         "{listings} listings, {edits} edits, {runs} commands"
+    );
+    assert_eq!(
+        git(&["status", "--porcelain", "--untracked-files=all"]),
+        "",
+        "following the tutorial changed the checkout it starts in"
+    );
+    // The fix was made, in the reader's copy.
+    let fixed = std::fs::read_to_string(scratch.join("haul/hauler.cta")).unwrap();
+    let first = std::fs::read_to_string("docs/tutorial/hauler.cta").unwrap();
+    assert_ne!(
+        fixed, first,
+        "the tutorial's edit was not applied to the copy"
     );
 }
 

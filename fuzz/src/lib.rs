@@ -1,6 +1,8 @@
 //! What the fuzz targets share: a bound on the work an input asks for, so
 //! that every input stays quick.
 
+pub mod hostile;
+
 use constree::scenario::Scenario;
 use constree::world::{Item, World};
 

@@ -84,6 +84,53 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// The expressions directly inside this one (an application's head is
+    /// a name, not one of them).
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Number(_) | ExprKind::Str(_) | ExprKind::Name(_) => Vec::new(),
+            ExprKind::Neg(x)
+            | ExprKind::Not(x)
+            | ExprKind::Pool(x)
+            | ExprKind::RegisterIndex(x) => {
+                vec![x]
+            }
+            ExprKind::Binary(_, a, b) => vec![a, b],
+            ExprKind::List(items, tail) => items.iter().chain(tail.as_deref()).collect(),
+            ExprKind::Tuple(items) | ExprKind::Apply(_, items) => items.iter().collect(),
+        }
+    }
+
+    /// How many expressions this one is made of (itself included) and how
+    /// deep it nests (1 for a number or a name), counted without recursion.
+    pub fn shape(&self) -> (usize, usize) {
+        self.shape_with(&|_| None)
+    }
+
+    /// [`Expr::shape`] of the expression this one becomes when each name
+    /// for which `stands_for` gives a shape is replaced by an expression of
+    /// that shape (a macro's arguments), without building it.
+    pub fn shape_with(
+        &self,
+        stands_for: &dyn Fn(&str) -> Option<(usize, usize)>,
+    ) -> (usize, usize) {
+        let (mut terms, mut deepest) = (0usize, 0usize);
+        let mut pending = vec![(self, 1usize)];
+        while let Some((e, depth)) = pending.pop() {
+            if let ExprKind::Name(n) = &e.kind
+                && let Some((t, d)) = stands_for(n)
+            {
+                terms = terms.saturating_add(t);
+                deepest = deepest.max(depth - 1 + d);
+                continue;
+            }
+            terms = terms.saturating_add(1);
+            deepest = deepest.max(depth);
+            pending.extend(e.children().into_iter().map(|c| (c, depth + 1)));
+        }
+        (terms, deepest)
+    }
+
     /// The name, if this expression is just a name.
     pub fn as_name(&self) -> Option<&str> {
         match &self.kind {

@@ -11,7 +11,7 @@
 use super::diagnostics::Diagnostic;
 use super::layout::{Layout, always_nil};
 use super::resolve::{Opcode, Resolved, Role};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A call in a block: the callee's block and the size of what it pushes.
 struct Call {
@@ -30,59 +30,65 @@ fn stack_needed(resolved: &Resolved, layout: &Layout, stack: usize) -> Option<(u
             _ => None,
         }
     };
-    let mut memo: HashMap<usize, Option<(u64, Vec<usize>)>> = HashMap::new();
-    let mut visiting: Vec<usize> = Vec::new();
-    need(
-        entry,
-        resolved,
-        layout,
-        stack,
-        &block_of,
-        &mut memo,
-        &mut visiting,
-    )
-}
-
-/// What a routine starting at block `start` needs below it on the stack.
-fn need(
-    start: usize,
-    resolved: &Resolved,
-    layout: &Layout,
-    stack: usize,
-    block_of: &dyn Fn(i64) -> Option<usize>,
-    memo: &mut HashMap<usize, Option<(u64, Vec<usize>)>>,
-    visiting: &mut Vec<usize>,
-) -> Option<(u64, Vec<usize>)> {
-    if let Some(known) = memo.get(&start) {
-        return known.clone();
-    }
-    if visiting.contains(&start) {
-        return None; // recursion: unknown depth
-    }
-    visiting.push(start);
-    let result = (|| {
-        let mut deepest = (0u64, Vec::new());
-        for call in calls_of_routine(start, resolved, layout, stack, block_of)? {
-            let (below, mut chain) = need(
-                call.callee,
-                resolved,
-                layout,
-                stack,
-                block_of,
-                memo,
-                visiting,
-            )?;
-            let total = call.pushed.saturating_add(1).saturating_add(below);
-            if total > deepest.0 {
-                chain.insert(0, call.callee);
-                deepest = (total, chain);
+    // Depth first over the call graph, with an explicit stack (a chain of
+    // calls may be as long as the program): a routine is left once every
+    // routine it calls is known. What each needs below it, and the callee
+    // of its deepest call; `None` when unknown (a recursive call, or a jump
+    // this analysis does not follow).
+    let mut need: HashMap<usize, Option<(u64, Option<usize>)>> = HashMap::new();
+    let mut on_path: HashSet<usize> = HashSet::new();
+    let mut work = vec![Visit::Enter(entry)];
+    while let Some(visit) = work.pop() {
+        match visit {
+            Visit::Enter(routine) => {
+                if need.contains_key(&routine) || !on_path.insert(routine) {
+                    continue;
+                }
+                let Some(calls) = calls_of_routine(routine, resolved, layout, stack, &block_of)
+                else {
+                    on_path.remove(&routine);
+                    need.insert(routine, None);
+                    continue;
+                };
+                let callees: Vec<usize> = calls.iter().rev().map(|c| c.callee).collect();
+                work.push(Visit::Leave(routine, calls));
+                work.extend(callees.into_iter().map(Visit::Enter));
+            }
+            Visit::Leave(routine, calls) => {
+                on_path.remove(&routine);
+                // A callee still unknown is on the path: a recursive call.
+                let mut deepest = Some((0u64, None));
+                for call in calls {
+                    let Some(Some((below, _))) = need.get(&call.callee).copied() else {
+                        deepest = None;
+                        break;
+                    };
+                    let total = call.pushed.saturating_add(1).saturating_add(below);
+                    if let Some((most, _)) = deepest
+                        && total > most
+                    {
+                        deepest = Some((total, Some(call.callee)));
+                    }
+                }
+                need.insert(routine, deepest);
             }
         }
-        Some(deepest)
-    })();
-    visiting.pop();
-    memo.insert(start, result.clone());
-    result
+    }
+    let (needed, mut next) = need.get(&entry).copied().flatten()?;
+    let mut chain = Vec::new();
+    while let Some(callee) = next {
+        chain.push(callee);
+        next = need.get(&callee).copied().flatten().and_then(|(_, n)| n);
+    }
+    Some((needed, chain))
+}
+
+/// A step of the walk over the call graph.
+enum Visit {
+    /// Work out what a routine calls.
+    Enter(usize),
+    /// Every routine it calls is known: work out what it needs.
+    Leave(usize, Vec<Call>),
 }
 
 /// The calls made by the routine whose code starts at `start`, or `None` if
@@ -96,10 +102,10 @@ fn calls_of_routine(
 ) -> Option<Vec<Call>> {
     let stack = stack as i64;
     let mut calls = Vec::new();
-    let mut seen = vec![false; resolved.blocks.len()];
+    let mut seen = HashSet::new();
     let mut work = vec![start];
     while let Some(b) = work.pop() {
-        if std::mem::replace(&mut seen[b], true) {
+        if !seen.insert(b) {
             continue;
         }
         let instrs = &resolved.blocks[b].instrs;

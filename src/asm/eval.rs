@@ -231,8 +231,17 @@ pub struct Env<'a> {
     /// Compiles another program (`image("file.cta")`).
     pub image: Option<ImageCompiler<'a>>,
     evaluating: RefCell<Vec<String>>,
-    cache: RefCell<HashMap<String, Value>>,
+    /// Constants evaluated (or failed) in this environment.
+    cache: RefCell<HashMap<String, EvalResult>>,
+    /// How deep each constant's value may nest lists, tuples and `some`s
+    /// (a bound worked out from the definitions, see [`nesting_of`]).
+    nesting: RefCell<HashMap<String, usize>>,
 }
+
+/// A constant's value may nest lists, tuples and `some`s at most this deep
+/// (counted through the constants it names), so that encoding, comparing
+/// and dropping values never runs out of stack.
+pub const MAX_VALUE_NESTING: usize = 1000;
 
 /// Why evaluation stopped.
 pub type EvalResult = Result<Value, Diagnostic>;
@@ -247,6 +256,7 @@ impl<'a> Env<'a> {
             image: None,
             evaluating: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
+            nesting: RefCell::new(HashMap::new()),
         }
     }
 }
@@ -373,26 +383,10 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
 fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
     if let Some((expr, _)) = env.consts.get(name) {
         if let Some(v) = env.cache.borrow().get(name) {
-            return Ok(v.clone());
+            return v.clone();
         }
-        if env.evaluating.borrow().iter().any(|n| n == name) {
-            let cycle = env.evaluating.borrow().join(" -> ");
-            return Err(Diagnostic::error(
-                "E0404",
-                span,
-                format!("constant `{name}` is defined in terms of itself"),
-            )
-            .label("used here")
-            .note(format!("the chain: {cycle} -> {name}")));
-        }
-        env.evaluating.borrow_mut().push(name.to_string());
-        let value = eval(expr, env);
-        env.evaluating.borrow_mut().pop();
-        let value = value?;
-        env.cache
-            .borrow_mut()
-            .insert(name.to_string(), value.clone());
-        return Ok(value);
+        prepare(name, env);
+        return eval_constant(name, expr, span, env);
     }
     if let Some(v) = builtin_name(name) {
         return Ok(v);
@@ -427,6 +421,131 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
     } else {
         d
     })
+}
+
+/// A constant's value: from the cache, or evaluated now (a cycle, or a
+/// value nested too deep, is an error).
+fn eval_constant(name: &str, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResult {
+    if let Some(v) = env.cache.borrow().get(name) {
+        return v.clone();
+    }
+    if env.evaluating.borrow().iter().any(|n| n == name) {
+        let cycle = env.evaluating.borrow().join(" -> ");
+        return Err(Diagnostic::error(
+            "E0404",
+            span,
+            format!("constant `{name}` is defined in terms of itself"),
+        )
+        .label("used here")
+        .note(format!("the chain: {cycle} -> {name}")));
+    }
+    let nesting = nesting_of(expr, env);
+    env.nesting.borrow_mut().insert(name.to_string(), nesting);
+    let value = if nesting > MAX_VALUE_NESTING {
+        Err(Diagnostic::error(
+            "E0424",
+            expr.span,
+            format!("the value of `{name}` nests more than {MAX_VALUE_NESTING} levels deep"),
+        )
+        .label(format!(
+            "lists, tuples and `some`s {nesting} levels deep, counting the constants it names"
+        )))
+    } else {
+        env.evaluating.borrow_mut().push(name.to_string());
+        let value = eval(expr, env);
+        env.evaluating.borrow_mut().pop();
+        value
+    };
+    env.cache
+        .borrow_mut()
+        .insert(name.to_string(), value.clone());
+    value
+}
+
+/// Evaluates the constants that `name`'s definition needs (and that are
+/// not known yet), each after the constants it names, with an explicit
+/// stack: evaluating `name` then finds them in the cache and recurses no
+/// deeper than its own expression, however long the chain of constants.
+/// While they are evaluated, `name` counts as being evaluated, so that a
+/// cycle through it is reported from `name` on, as plain recursion would.
+fn prepare(name: &str, env: &Env<'_>) {
+    env.evaluating.borrow_mut().push(name.to_string());
+    let mut seen: HashSet<&str> = HashSet::new();
+    // `(constant, whether the constants it names are on the stack above)`.
+    let mut stack: Vec<(&str, bool)> = vec![(name, false)];
+    while let Some((next, ready)) = stack.pop() {
+        let Some((key, (expr, _))) = env.consts.get_key_value(next) else {
+            continue;
+        };
+        if ready {
+            if next != name {
+                // Its error, if any, is cached and reported where it is used.
+                let _ = eval_constant(key, expr, expr.span, env);
+            }
+            continue;
+        }
+        if !seen.insert(key) {
+            continue;
+        }
+        stack.push((key, true));
+        for dependency in names_in(expr) {
+            let waiting = env.cache.borrow().contains_key(dependency)
+                || env.evaluating.borrow().iter().any(|n| n == dependency);
+            if env.consts.contains_key(dependency) && !waiting && !seen.contains(dependency) {
+                stack.push((dependency, false));
+            }
+        }
+    }
+    env.evaluating.borrow_mut().pop();
+}
+
+/// Every name an expression uses as a value (without recursion).
+fn names_in(expr: &Expr) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut pending = vec![expr];
+    while let Some(e) = pending.pop() {
+        match &e.kind {
+            ExprKind::Name(n) => names.push(n.as_str()),
+            _ => pending.extend(e.children()),
+        }
+    }
+    names
+}
+
+/// A bound on how deep the value of `expr` nests lists, tuples and `some`s:
+/// the constructors on the way down to each name, plus the bound of the
+/// constant it names (constants are prepared first, so theirs are known).
+fn nesting_of(expr: &Expr, env: &Env<'_>) -> usize {
+    let known = env.nesting.borrow();
+    let mut deepest = 0;
+    let mut pending = vec![(expr, 0usize)];
+    while let Some((e, depth)) = pending.pop() {
+        let inside = depth + 1;
+        match &e.kind {
+            ExprKind::Name(n) => deepest = deepest.max(depth + known.get(n).copied().unwrap_or(0)),
+            ExprKind::Number(_) | ExprKind::Str(_) => {}
+            ExprKind::Neg(x)
+            | ExprKind::Not(x)
+            | ExprKind::Pool(x)
+            | ExprKind::RegisterIndex(x) => pending.push((x, depth)),
+            ExprKind::Binary(_, a, b) => pending.extend([(&**a, depth), (&**b, depth)]),
+            ExprKind::List(items, tail) => {
+                deepest = deepest.max(inside);
+                pending.extend(items.iter().map(|x| (x, inside)));
+                pending.extend(tail.as_deref().map(|x| (x, inside)));
+            }
+            ExprKind::Tuple(items) => {
+                deepest = deepest.max(inside);
+                pending.extend(items.iter().map(|x| (x, inside)));
+            }
+            ExprKind::Apply(head, args) => {
+                let depth = if head.text == "some" { inside } else { depth };
+                deepest = deepest.max(depth);
+                pending.extend(args.iter().map(|x| (x, depth)));
+            }
+        }
+    }
+    deepest
 }
 
 fn type_error(span: Span, expected: &str, found: &Value) -> Diagnostic {

@@ -21,6 +21,10 @@ pub const HELP: &[(&str, &str)] = &[
         "build deep trees from constants, or write them with bits(\"...\")",
     ),
     (
+        "E0004",
+        "split a long computation into constants (`const part = ...`), each a piece of it",
+    ),
+    (
         "E0100",
         "compare the line with the grammar in docs/language.md: one statement per line, operands separated by commas",
     ),
@@ -91,6 +95,10 @@ pub const HELP: &[(&str, &str)] = &[
     (
         "E0219",
         "put a label (`name:`) before the module's first instruction",
+    ),
+    (
+        "E0220",
+        "include a file once and use its macros, or `use` a module (read once) instead of including it again and again",
     ),
     ("E0401", "write a number from -2^63 to 2^63 - 1"),
     (
@@ -165,6 +173,14 @@ pub const HELP: &[(&str, &str)] = &[
     (
         "E0422",
         "run `constree check` on the embedded program to see all its errors",
+    ),
+    (
+        "E0423",
+        "embed fewer levels: assemble a deep program on its own and load its image some other way",
+    ),
+    (
+        "E0424",
+        "nest the value less deeply, or build the deep part as a tree (cons(...), bits(\"...\"))",
     ),
     ("E0501", "rename one of the two, or delete one definition"),
     (

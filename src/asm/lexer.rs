@@ -152,6 +152,11 @@ impl fmt::Display for Token<'_> {
 /// later phase can run out of stack on it).
 pub const MAX_NESTING: usize = 200;
 
+/// An expression may be at most this deep, counted as [`expression_depth`]
+/// counts it; deeper is an error (so that neither the parser nor any phase
+/// after it can run out of stack on a long chain of operators).
+pub const MAX_EXPRESSION_DEPTH: usize = 500;
+
 /// A logical line: the tokens of one statement, without the newline.
 pub type Line<'src> = Vec<(Token<'src>, Span)>;
 
@@ -201,9 +206,101 @@ fn continues_before<'src>(lexer: &logos::Lexer<'src, Token<'src>>) -> bool {
     }
 }
 
+/// A bound on the depth of the syntax tree a line parses to: for each
+/// bracket, the tokens of each of its items (between commas) are counted,
+/// and a path into the line adds up the counts of the items it passes
+/// through. Every node on the way down (an operator, a prefix, an
+/// application, a bracket) has its own token in one of those items, so no
+/// tree built from the line is deeper. Gives the first place where the
+/// count passes `cap` (the token it is counted at), if any.
+pub fn expression_depth(line: &[(Token<'_>, Span)], cap: usize) -> Option<Span> {
+    /// One open bracket (or the line itself).
+    #[derive(Default)]
+    struct Group {
+        /// The depth counted by the enclosing items.
+        outer: usize,
+        /// Tokens of the current item.
+        tokens: usize,
+        /// The deepest count found inside the current item's brackets,
+        /// beyond its own tokens.
+        inner: usize,
+        /// The deepest of the items before the current one.
+        best: usize,
+    }
+    let mut groups = vec![Group::default()];
+    for &(token, span) in line {
+        let over = |g: &Group| g.outer + g.tokens + g.inner > cap;
+        match token {
+            Token::Comma | Token::Bar => {
+                if let Some(g) = groups.last_mut() {
+                    g.best = g.best.max(g.tokens + g.inner);
+                    g.tokens = 0;
+                    g.inner = 0;
+                }
+                continue;
+            }
+            Token::RParen | Token::RBracket if groups.len() > 1 => {
+                let closed = groups.pop().unwrap_or_default();
+                let depth = closed.best.max(closed.tokens + closed.inner);
+                if let Some(g) = groups.last_mut() {
+                    g.inner = g.inner.max(depth);
+                    if over(g) {
+                        return Some(span);
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let Some(g) = groups.last_mut() else {
+            continue;
+        };
+        g.tokens += 1;
+        if over(g) {
+            return Some(span);
+        }
+        if matches!(token, Token::LParen | Token::CallOpen | Token::LBracket) {
+            let outer = g.outer + g.tokens;
+            groups.push(Group {
+                outer,
+                ..Group::default()
+            });
+        }
+    }
+    None
+}
+
+/// Ends a logical line: keeps it, unless an error dropped it or it is too
+/// deep an expression (reported).
+fn finish_line<'src>(
+    line: Line<'src>,
+    dropped: bool,
+    lines: &mut Vec<Line<'src>>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if dropped || line.is_empty() {
+        return;
+    }
+    if let Some(span) = expression_depth(&line, MAX_EXPRESSION_DEPTH) {
+        errors.push(
+            Diagnostic::error(
+                "E0004",
+                span,
+                format!(
+                    "expression too deep: more than {MAX_EXPRESSION_DEPTH} nested operators, values and brackets"
+                ),
+            )
+            .label("too deep here"),
+        );
+        return;
+    }
+    lines.push(line);
+}
+
 /// Splits a file into logical lines of tokens. Unknown characters, numbers
-/// too large for 64 bits and nesting deeper than [`MAX_NESTING`] are
-/// reported; a line with a number or nesting error is dropped.
+/// too large for 64 bits, nesting deeper than [`MAX_NESTING`] and
+/// expressions deeper than [`MAX_EXPRESSION_DEPTH`] are reported; a line
+/// with a number, nesting or depth error is dropped.
 pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
     let mut lines = Vec::new();
     let mut errors = Vec::new();
@@ -254,10 +351,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
             Token::Newline => {
                 // An unclosed bracket ends with its line: the parser reports it.
                 depth = 0;
-                if !too_deep && !line.is_empty() {
-                    lines.push(std::mem::take(&mut line));
-                }
-                line.clear();
+                finish_line(std::mem::take(&mut line), too_deep, &mut lines, &mut errors);
                 too_deep = false;
                 continue;
             }
@@ -290,8 +384,6 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
         }
         line.push((token, span));
     }
-    if !too_deep && !line.is_empty() {
-        lines.push(line);
-    }
+    finish_line(line, too_deep, &mut lines, &mut errors);
     (lines, errors)
 }

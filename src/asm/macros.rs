@@ -7,6 +7,7 @@
 use super::ast::{BinOp, Expr, ExprKind, Line, ModuleRef, Name, Stmt};
 use super::diagnostics::Diagnostic;
 use super::eval::{Env, Value, eval};
+use super::lexer::MAX_EXPRESSION_DEPTH;
 use super::parser::parse_file;
 use super::source::{FileId, Loader, ModulePath, SourceFile, Sources, Span};
 use std::collections::{HashMap, HashSet};
@@ -17,9 +18,6 @@ use std::rc::Rc;
 pub const MAX_MACRO_DEPTH: usize = 64;
 /// Files may include files at most this deep.
 pub const MAX_INCLUDE_DEPTH: usize = 32;
-/// At most this many statements come out of one assembly (guards against a
-/// macro that expands forever in breadth).
-pub const MAX_EXPANDED_ITEMS: usize = 4_000_000;
 /// At most this many macro invocations are expanded in one assembly (guards
 /// against macros that invoke each other without end but emit nothing).
 pub const MAX_INVOCATIONS: u32 = 1_000_000;
@@ -149,10 +147,17 @@ enum Frame {
     Block { header: Box<Item>, start: usize },
 }
 
+/// A macro argument, with its [`Expr::shape`] (terms, depth).
+#[derive(Clone)]
+struct Arg {
+    expr: Expr,
+    shape: (usize, usize),
+}
+
 /// Substitutions of one macro expansion.
 #[derive(Clone, Default)]
 struct Scope {
-    params: HashMap<String, Expr>,
+    params: HashMap<String, Arg>,
     locals: HashMap<String, String>,
     chain: Chain,
     depth: usize,
@@ -166,7 +171,10 @@ struct Expander<'a> {
     /// Files being read, outermost first: `(key, display name)`.
     including: Vec<(String, String)>,
     expansions: u32,
-    emitted: usize,
+    /// Statements and expression terms expanded so far.
+    expanded: usize,
+    /// Files included or used so far, and their bytes (each time counted).
+    included: (u64, u64),
     gave_up: bool,
     /// A runaway expansion was reported: skip the rest of it quietly.
     gave_up_on_macro: bool,
@@ -181,7 +189,8 @@ pub fn expand(loader: &dyn Loader, main: SourceFile) -> Expansion {
         used: HashSet::new(),
         including: Vec::new(),
         expansions: 0,
-        emitted: 0,
+        expanded: 0,
+        included: (0, 0),
         gave_up: false,
         gave_up_on_macro: false,
     };
@@ -322,6 +331,9 @@ impl Expander<'_> {
                     self.define_macro(name, params, body, file);
                 }
                 Stmt::Block { .. } => {
+                    if !self.fits(&statement_exprs(&line.stmt), scope, line.span) {
+                        continue;
+                    }
                     let mut header = self.item(line, scope);
                     substitute_stmt(&mut header.stmt, scope, &global_label);
                     frames.push(Frame::Block {
@@ -335,6 +347,9 @@ impl Expander<'_> {
                 }
                 Stmt::Op { name, args } if self.macros.contains_key(&name.text) => {
                     let def = Rc::clone(&self.macros[&name.text]);
+                    if !self.fits(&args.iter().collect::<Vec<_>>(), scope, line.span) {
+                        continue;
+                    }
                     let mut args = args.clone();
                     for a in &mut args {
                         substitute(a, scope, &global_label);
@@ -343,6 +358,9 @@ impl Expander<'_> {
                     self.invoke(&def, name, args, scope, out, include_depth);
                 }
                 Stmt::Const { name, value } => {
+                    if !self.fits(&[value], scope, line.span) {
+                        continue;
+                    }
                     let mut value = value.clone();
                     substitute(&mut value, scope, &global_label);
                     self.define_const(name, value);
@@ -360,6 +378,9 @@ impl Expander<'_> {
                     self.emit(out, item);
                 }
                 _ => {
+                    if !self.fits(&statement_exprs(&line.stmt), scope, line.span) {
+                        continue;
+                    }
                     let mut item = self.item(line, scope);
                     substitute_stmt(&mut item.stmt, scope, &global_label);
                     self.emit(out, item);
@@ -386,21 +407,61 @@ impl Expander<'_> {
     }
 
     fn emit(&mut self, out: &mut Vec<Item>, item: Item) {
-        self.emitted += 1;
-        if self.emitted > MAX_EXPANDED_ITEMS {
-            let d = Diagnostic::error(
-                "E0207",
-                item.span,
-                format!("the program expands to more than {MAX_EXPANDED_ITEMS} statements"),
-            )
-            .label("expansion stopped here")
-            .expanded_from(&item.chain.sites())
-            .note("a macro probably expands itself without end");
-            self.error(d);
-            self.gave_up = true;
-            return;
+        if self.charge(1, item.span, &item.chain) {
+            out.push(item);
         }
-        out.push(item);
+    }
+
+    /// Counts `amount` statements or terms against [`MAX_EXPANDED`]: false,
+    /// and expansion stops (reported once), when the budget is spent.
+    fn charge(&mut self, amount: usize, span: Span, chain: &Chain) -> bool {
+        if self.gave_up {
+            return false;
+        }
+        self.expanded = self.expanded.saturating_add(amount);
+        let budget = crate::limits::MAX_EXPANDED.get();
+        if self.expanded as u64 <= budget {
+            return true;
+        }
+        let d = Diagnostic::error(
+            "E0207",
+            span,
+            format!("the program expands to more than {budget} statements and expression terms"),
+        )
+        .label("expansion stopped here")
+        .expanded_from(&chain.sites())
+        .note("a macro probably expands itself without end, or passes an argument on that grows at every level");
+        self.error(d);
+        self.gave_up = true;
+        false
+    }
+
+    /// Whether the expressions of a statement, once the scope's arguments
+    /// are substituted in, stay within the expansion budget and the depth
+    /// cap (reported when they do not): checked before they are built.
+    fn fits(&mut self, exprs: &[&Expr], scope: &Scope, span: Span) -> bool {
+        let stands_for = |n: &str| scope.params.get(n).map(|a| a.shape);
+        let (mut terms, mut depth) = (0usize, 0usize);
+        for e in exprs {
+            let (t, d) = e.shape_with(&stands_for);
+            terms = terms.saturating_add(t);
+            depth = depth.max(d);
+        }
+        if depth > MAX_EXPRESSION_DEPTH {
+            let d = Diagnostic::error(
+                "E0004",
+                span,
+                format!(
+                    "expression too deep: more than {MAX_EXPRESSION_DEPTH} nested operators, values and brackets once the macro's arguments are put in"
+                ),
+            )
+            .label(format!("{depth} deep here"))
+            .expanded_from(&scope.chain.sites());
+            self.error(d);
+            self.gave_up_on_macro = true;
+            return false;
+        }
+        self.charge(terms, span, &scope.chain)
     }
 
     fn item(&self, line: &Line, scope: &Scope) -> Item {
@@ -583,7 +644,10 @@ impl Expander<'_> {
                 .params
                 .iter()
                 .map(|p| p.text.clone())
-                .zip(args)
+                .zip(args.into_iter().map(|expr| Arg {
+                    shape: expr.shape(),
+                    expr,
+                }))
                 .collect(),
             locals: def
                 .locals
@@ -597,6 +661,9 @@ impl Expander<'_> {
     }
 
     fn condition(&mut self, condition: &Expr, scope: &Scope) -> bool {
+        if !self.fits(&[condition], scope, condition.span) {
+            return false;
+        }
         let mut condition = condition.clone();
         substitute(&mut condition, scope, &None);
         let env = Env::expanding(&self.out.consts);
@@ -682,6 +749,27 @@ impl Expander<'_> {
             self.error(d);
             return;
         }
+        let (files, bytes) = (
+            self.included.0 + 1,
+            self.included.1.saturating_add(file.text.len() as u64),
+        );
+        self.included = (files, bytes);
+        let max_files = crate::limits::MAX_INCLUDED_FILES.get();
+        let max_bytes = crate::limits::MAX_INCLUDED_BYTES.get();
+        if files > max_files || bytes > max_bytes {
+            let d = Diagnostic::error(
+                "E0220",
+                span,
+                format!(
+                    "the program includes more than {max_files} files or {max_bytes} bytes"
+                ),
+            )
+            .label(format!("file {files} ({bytes} bytes in all) is included here"))
+            .note("a file that includes another twice, level after level, includes the last one 2^levels times");
+            self.error(d);
+            self.gave_up = true;
+            return;
+        }
         let name = file.name.clone();
         let id = self.out.sources.add(file);
         self.including.push((key, name));
@@ -738,7 +826,7 @@ fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<String>) {
     match &mut expr.kind {
         ExprKind::Name(n) => {
             if let Some(arg) = scope.params.get(n.as_str()) {
-                *expr = arg.clone();
+                *expr = arg.expr.clone();
             } else {
                 rename(n, scope, g);
             }
@@ -816,10 +904,28 @@ fn substitute_name(name: &mut Name, scope: &Scope, g: &Option<String>) {
     match scope
         .params
         .get(name.text.as_str())
-        .and_then(|a| a.as_name())
+        .and_then(|a| a.expr.as_name())
     {
         Some(n) => name.text = n.to_string(),
         None => rename(&mut name.text, scope, g),
+    }
+}
+
+/// The expressions of a statement (those [`substitute_stmt`] substitutes
+/// in).
+fn statement_exprs(stmt: &Stmt) -> Vec<&Expr> {
+    match stmt {
+        Stmt::Op { args, .. } => args.iter().collect(),
+        Stmt::Reg {
+            index, limit, init, ..
+        } => index
+            .iter()
+            .chain(limit.iter().flatten())
+            .chain(init.iter())
+            .collect(),
+        Stmt::Resize { limit, .. } => vec![limit],
+        Stmt::Block { index, limit, .. } => index.iter().chain(limit.iter()).collect(),
+        _ => Vec::new(),
     }
 }
 

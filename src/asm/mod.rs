@@ -34,6 +34,8 @@ use crate::machine::Memory;
 use diagnostics::Diagnostic;
 use source::{Loader, ModulePath, SourceFile, Sources, Span};
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 /// The result of assembling a program.
@@ -104,27 +106,54 @@ pub struct Faults {
 /// same faults.
 #[doc(hidden)]
 pub fn assemble_with_faults(loader: &dyn Loader, main: SourceFile, faults: Faults) -> Assembly {
-    let compiling = RefCell::new(Vec::new());
-    assemble_nested(loader, main, &compiling, faults)
+    let images = RefCell::new(Images::default());
+    assemble_nested(loader, main, &images, faults)
+}
+
+/// The programs `image(...)` embeds, in one assembly: each is assembled
+/// once per path and content, however many times it is embedded.
+#[derive(Default)]
+struct Images {
+    /// The programs being assembled, outermost (the main program) first.
+    compiling: Vec<String>,
+    /// What each program assembled to, by path and a hash of its text: its
+    /// memory, or its errors.
+    done: HashMap<(String, u64), Result<Memory, Failed>>,
+}
+
+/// Why an embedded program did not assemble.
+#[derive(Clone)]
+struct Failed {
+    /// How many errors it has.
+    errors: usize,
+    /// The first, with where it is (the innermost cause, through images
+    /// inside images).
+    first: String,
+    /// Whether that cause is images nested too deep (reported as such at
+    /// every level, E0423, not as a program that does not assemble).
+    too_deep: bool,
+}
+
+/// A name for a source file: its path, or its name when it has none.
+fn source_key(file: &SourceFile) -> String {
+    file.path
+        .as_ref()
+        .map_or_else(|| file.name.clone(), |p| p.display().to_string())
 }
 
 fn assemble_nested(
     loader: &dyn Loader,
     main: SourceFile,
-    compiling: &RefCell<Vec<String>>,
+    images: &RefCell<Images>,
     faults: Faults,
 ) -> Assembly {
-    let main_key = main
-        .path
-        .as_ref()
-        .map_or_else(|| main.name.clone(), |p| p.display().to_string());
-    compiling.borrow_mut().push(main_key);
+    images.borrow_mut().compiling.push(source_key(&main));
     let main_path = main.path.clone();
     let expansion = macros::expand(loader, main);
     let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
     let layout = layout::lay_out(&resolved);
     let compile = |file: &str, span: Span| {
-        compile_image(loader, file, span, main_path.as_deref(), compiling, faults)
+        compile_image(loader, file, span, main_path.as_deref(), images, faults)
     };
     let earlier_errors = expansion
         .diagnostics
@@ -133,7 +162,7 @@ fn assemble_nested(
         .any(Diagnostic::is_error);
     let (image, codegen_diagnostics) =
         codegen::generate(&expansion, &resolved, &layout, &compile, earlier_errors);
-    compiling.borrow_mut().pop();
+    images.borrow_mut().compiling.pop();
     let mut diagnostics = expansion.diagnostics;
     diagnostics.extend(resolve_diagnostics);
     diagnostics.extend(codegen_diagnostics);
@@ -145,13 +174,14 @@ fn assemble_nested(
     }
 }
 
-/// `image("file.cta")`: assembles another program and gives its memory.
+/// `image("file.cta")`: assembles another program and gives its memory
+/// (once per path and content: an image embedded again is the same).
 fn compile_image(
     loader: &dyn Loader,
     file: &str,
     span: Span,
     from: Option<&Path>,
-    compiling: &RefCell<Vec<String>>,
+    images: &RefCell<Images>,
     faults: Faults,
 ) -> Result<Memory, Diagnostic> {
     let module = ModulePath::File(file.into());
@@ -159,44 +189,88 @@ fn compile_image(
         Diagnostic::error("E0420", span, format!("cannot load the program: {m}"))
             .label("named here")
     })?;
-    let key = source
-        .path
-        .as_ref()
-        .map_or_else(|| source.name.clone(), |p| p.display().to_string());
-    if compiling.borrow().contains(&key) {
+    let key = (source_key(&source), {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        source.text.hash(&mut hasher);
+        hasher.finish()
+    });
+    let compiling = images.borrow().compiling.clone();
+    if compiling.contains(&key.0) {
         return Err(
             Diagnostic::error("E0421", span, format!("`{file}` embeds itself"))
                 .label("this image(...) closes a cycle")
                 .note(format!(
                     "programs being assembled: {}",
-                    compiling.borrow().join(" -> ")
+                    compiling.join(" -> ")
                 )),
         );
     }
-    let nested = assemble_nested(loader, source, compiling, faults);
-    match nested.image {
-        Some(image) => Ok(image.memory()),
+    let max_depth = crate::limits::MAX_IMAGE_DEPTH.get();
+    if compiling.len() as u64 > max_depth {
+        return Err(Diagnostic::error(
+            "E0423",
+            span,
+            format!("images embed images more than {max_depth} levels deep"),
+        )
+        .label("too deep here")
+        .note(format!("first error: {}", compiling.join(" -> "))));
+    }
+    let known = images.borrow().done.get(&key).cloned();
+    let result = match known {
+        Some(result) => result,
         None => {
-            let errors: Vec<&Diagnostic> =
-                nested.diagnostics.iter().filter(|d| d.is_error()).collect();
-            let first = errors
-                .first()
-                .map(|d| format!("{}: {}", nested.sources.location(d.primary.0), d.message))
-                .unwrap_or_default();
-            Err(Diagnostic::error(
-                "E0422",
+            let nested = assemble_nested(loader, source, images, faults);
+            let result = match nested.image {
+                Some(image) => Ok(image.memory()),
+                None => {
+                    let errors: Vec<&Diagnostic> =
+                        nested.diagnostics.iter().filter(|d| d.is_error()).collect();
+                    // An error inside an image inside it: the innermost
+                    // cause, as that image's own error gives it.
+                    let first = errors
+                        .first()
+                        .map(|d| match d.notes.first() {
+                            Some(note) if matches!(d.code, "E0422" | "E0423") => note
+                                .strip_prefix("first error: ")
+                                .unwrap_or(note)
+                                .to_string(),
+                            _ => format!("{}: {}", nested.sources.location(d.primary.0), d.message),
+                        })
+                        .unwrap_or_default();
+                    Err(Failed {
+                        errors: errors.len(),
+                        first,
+                        too_deep: errors.first().is_some_and(|d| d.code == "E0423"),
+                    })
+                }
+            };
+            images.borrow_mut().done.insert(key, result.clone());
+            result
+        }
+    };
+    result.map_err(|failed| {
+        if failed.too_deep {
+            return Diagnostic::error(
+                "E0423",
                 span,
-                format!(
-                    "`{file}` does not assemble ({} error{})",
-                    errors.len(),
-                    if errors.len() == 1 { "" } else { "s" }
-                ),
+                format!("`{file}` embeds images more than {max_depth} levels deep"),
             )
             .label("embedded here")
-            .note(format!("first error: {first}"))
-            .help(format!("run `constree check {file}` to see them all")))
+            .note(format!("first error: {}", failed.first));
         }
-    }
+        Diagnostic::error(
+            "E0422",
+            span,
+            format!(
+                "`{file}` does not assemble ({} error{})",
+                failed.errors,
+                if failed.errors == 1 { "" } else { "s" }
+            ),
+        )
+        .label("embedded here")
+        .note(format!("first error: {}", failed.first))
+        .help(format!("run `constree check {file}` to see them all"))
+    })
 }
 
 /// Reads one literal (e.g. `[1, 2, 3]` or `Move N`) given on a command line

@@ -5,6 +5,7 @@ use crate::asm::source::DiskLoader;
 use crate::asm::{Assembly, assemble_file};
 use crate::image::Image;
 use crate::image::format::{load, save};
+use crate::scenario::Assembling;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -24,11 +25,12 @@ impl StdlibOption {
     }
 }
 
-/// `--deny warnings`, for the commands that assemble one program.
+/// `--deny warnings`, for the commands that assemble programs.
 #[derive(clap::Args, Clone, Default)]
 pub struct DenyOption {
-    /// `--deny warnings` makes the assembler's warnings errors: the program
-    /// is not assembled and the exit code is 1 (as rustc's `-D warnings`).
+    /// `--deny warnings` makes the assembler's warnings errors: a program
+    /// with warnings is refused and the exit code is 1 (as rustc's
+    /// `-D warnings`).
     #[arg(long, value_name = "LINTS", value_parser = ["warnings"])]
     deny: Option<String>,
 }
@@ -37,6 +39,14 @@ impl DenyOption {
     /// Whether warnings are errors.
     pub fn warnings(&self) -> bool {
         self.deny.is_some()
+    }
+
+    /// How a scenario's programs are assembled under these options.
+    pub fn assembling(&self, stdlib: &StdlibOption) -> Assembling {
+        Assembling {
+            stdlib: stdlib.dir(),
+            deny_warnings: self.warnings(),
+        }
     }
 }
 

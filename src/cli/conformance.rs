@@ -1,7 +1,7 @@
 //! `constree conformance DIR`.
 
 use super::Failure;
-use crate::conformance::{run_file, vector_files};
+use crate::conformance::{run_file_counting, vector_files};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,31 +51,34 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     let (mut passed, mut failed) = (0, 0);
+    let progress =
+        super::style::Progress::counter("{spinner} {pos} vectors checked ({per_sec}), {elapsed}");
     for (path, kind) in vector_files(&args.dir)? {
-        let report = run_file(&path, kind)?;
-        println!(
+        let report = run_file_counting(&path, kind, &mut || progress.inc(1))?;
+        progress.println(&format!(
             "{}: {} passed, {} failed",
             path.display(),
             report.passed,
             report.failed
-        );
+        ));
         for f in &report.failures {
-            println!(
+            progress.println(&format!(
                 "  {}:{}: {}",
                 path.display(),
                 f.line,
                 f.message.replace('\n', "\n    ")
-            );
+            ));
         }
         if report.failed > report.failures.len() {
-            println!(
+            progress.println(&format!(
                 "  ... and {} more failures",
                 report.failed - report.failures.len()
-            );
+            ));
         }
         passed += report.passed;
         failed += report.failed;
     }
+    drop(progress);
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         ExitCode::SUCCESS

@@ -4,14 +4,14 @@
 //! standard input): every command echoed as `> COMMAND`, errors as
 //! `error: ...`, exit code 1 if any command failed.
 
-use super::asm::StdlibOption;
+use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::debugger::commands::{COMMANDS, Outcome};
 use crate::debugger::view::{Format, ValueType};
 use crate::debugger::{Debugger, INTERRUPT};
 use crate::scenario::replay::Replay;
-use crate::scenario::{Scenario, builtin, load_program};
+use crate::scenario::{Scenario, builtin, load_program_denying};
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -50,6 +50,8 @@ pub struct DebugArgs {
     ex: Vec<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// `constree debug -ex COMMAND` as gdb spells it: `-ex` is read as
@@ -103,7 +105,8 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
     kind::SCENARIO_OR_PROGRAM.check("debug", target)?;
     let is_program = target.extension().is_some_and(|e| e == "cta" || e == "ctm");
     if !is_program {
-        return Ok((Scenario::load(target, args.stdlib.dir())?, Vec::new()));
+        let assembling = args.deny.assembling(&args.stdlib);
+        return Ok((Scenario::load_text_with(target, &assembling)?.0, Vec::new()));
     }
     if !target.is_file() {
         return Err(Failure(format!(
@@ -112,7 +115,7 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
         )));
     }
     let loader = DiskLoader::new(args.stdlib.dir());
-    let programs = |_: &str| load_program(&loader, target);
+    let programs = |_: &str| load_program_denying(&loader, target, args.deny.warnings());
     let text = lone_program_scenario(target);
     let scenario = Scenario::from_text(&target.display().to_string(), &text, &programs)?;
     Ok((scenario, Vec::new()))
@@ -144,7 +147,7 @@ fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
     let mut debugger = Debugger::for_scenario(scenario, builtins).map_err(Failure)?;
     if let Some(sel) = &args.robot {
         let place = debugger.select(sel).map_err(Failure)?;
-        debugger.session.set_focus(Some(place));
+        debugger.set_focus(Some(place));
     }
     Ok(debugger)
 }

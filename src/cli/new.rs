@@ -1,4 +1,6 @@
-//! `constree new NAME`: a new bot project in a new directory.
+//! `constree new NAME`: a new bot project in a new directory; `constree new
+//! --tutorial NAME`: a copy of the tutorial's files to follow
+//! `docs/tutorial.md` on.
 
 use super::Failure;
 use std::path::{Path, PathBuf};
@@ -8,11 +10,16 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   constree new mybot          # makes mybot/ with bot.cta, game.toml, README.md
-  cd mybot && constree test   # plays game.toml and checks its [expect] table")]
+  cd mybot && constree test   # plays game.toml and checks its [expect] table
+  constree new --tutorial ../haul   # the tutorial's files, to follow docs/tutorial.md")]
 pub struct NewArgs {
     /// The directory to make (it must not exist, or be empty); its name
     /// names the project.
     name: PathBuf,
+    /// Make a copy of the tutorial's files (`haul.toml`, `hauler.cta`, the
+    /// robot as first written, with its mistake) instead of a project.
+    #[arg(long)]
+    tutorial: bool,
 }
 
 /// The files of a new project: `(file name, template)`. `NAME` in a
@@ -21,6 +28,12 @@ const FILES: &[(&str, &str)] = &[
     ("bot.cta", include_str!("new/bot.cta")),
     ("game.toml", include_str!("new/game.toml")),
     ("README.md", include_str!("new/README.md")),
+];
+
+/// The tutorial's files (`docs/tutorial/`), copied as they are.
+const TUTORIAL: &[(&str, &str)] = &[
+    ("haul.toml", include_str!("../../docs/tutorial/haul.toml")),
+    ("hauler.cta", include_str!("../../docs/tutorial/hauler.cta")),
 ];
 
 /// A template with the project's name filled in (quoted in TOML).
@@ -70,16 +83,24 @@ pub fn run(args: NewArgs) -> Result<ExitCode, Failure> {
             dir.display()
         ))
     })?;
-    for (file, template) in FILES {
+    let files = if args.tutorial { TUTORIAL } else { FILES };
+    for (file, template) in files {
         let path = dir.join(file);
-        crate::files::write_output(&path, fill(file, template, &name).as_bytes())
+        let text = if args.tutorial {
+            template.to_string()
+        } else {
+            fill(file, template, &name)
+        };
+        crate::files::write_output(&path, text.as_bytes())
             .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
     }
-    let files: Vec<&str> = FILES.iter().map(|(f, _)| *f).collect();
-    println!("Created {}: {}", dir.display(), files.join(", "));
-    println!(
-        "Next: cd {} && constree test",
-        super::shell_word(&dir.display().to_string())
-    );
+    let names: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
+    println!("Created {}: {}", dir.display(), names.join(", "));
+    let dir = super::shell_word(&dir.display().to_string());
+    if args.tutorial {
+        println!("Next: cd {dir} and follow docs/tutorial.md");
+    } else {
+        println!("Next: cd {dir} && constree test");
+    }
     Ok(ExitCode::SUCCESS)
 }

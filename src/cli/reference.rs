@@ -8,7 +8,11 @@ use clap::{Arg, Command};
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (
         0,
-        "Success: the command did what was asked, and every check it made passed.",
+        "Success: the command did what was asked, and every check it made passed. \
+         A game played to its end is a success even when robots' machines failed \
+         (`run`, `replay`, `tournament`: a machine error is part of the game, the robot \
+         plays on with its registers wiped); `run` prints a warning on standard error \
+         for each robot of the scenario whose machine failed.",
     ),
     (
         1,

@@ -1,9 +1,10 @@
 //! `constree run` and `constree replay`: play a scenario, show a recorded
 //! game.
 
-use super::asm::StdlibOption;
+use super::asm::{DenyOption, StdlibOption};
 use super::render::{self, map};
 use super::{Failure, kind};
+use crate::scenario::expect::MachineFailure;
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
 use crate::scenario::{RobotSetup, Scenario, builtin};
@@ -52,6 +53,8 @@ pub struct RunArgs {
     trace: Option<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// `constree replay`.
@@ -75,7 +78,10 @@ fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
     match &args.scenario {
         Some(path) => {
             kind::SCENARIO.check("run", path)?;
-            Ok(Scenario::load_text(path, args.stdlib.dir())?)
+            Ok(Scenario::load_text_with(
+                path,
+                &args.deny.assembling(&args.stdlib),
+            )?)
         }
         None => Ok((builtin::scenario()?, builtin::text().to_string())),
     }
@@ -166,10 +172,22 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         show(&game);
     }
     let mut tracing = traced;
+    let everyone: Vec<usize> = (0..scenario.robots.len()).collect();
+    let mut failures = Vec::new();
+    let progress = (!watching)
+        .then(|| super::style::Progress::bar(steps, "{bar:40} step {pos}/{len}, {eta} left"));
     for _ in 0..steps {
-        let (_, event) = game.play_step(tracing);
-        if let (Some(k), Some(event)) = (traced, event) {
-            println!("{}", trace_line(&scenario.robots[k], &event));
+        let (_, events) = game.play_step_following(&everyone);
+        for (robot, event) in events.iter().enumerate() {
+            MachineFailure::note(&mut failures, &scenario, robot, event);
+        }
+        if let Some(k) = tracing {
+            let event = &events[k];
+            let line = trace_line(&scenario.robots[k], event);
+            match &progress {
+                Some(progress) => progress.println(&line),
+                None => println!("{line}"),
+            }
             if event.at.is_none() {
                 tracing = None;
             }
@@ -181,7 +199,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             std::thread::sleep(std::time::Duration::from_millis(args.delay));
             show(&game);
         }
+        if let Some(progress) = &progress {
+            progress.inc(1);
+        }
     }
+    drop(progress);
     if let (Some(path), Some(replay)) = (&args.record, &replay) {
         replay.save(path)?;
     }
@@ -201,6 +223,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             );
         }
         Format::Text => {}
+    }
+    // A machine error is part of the game (the robot plays on, wiped):
+    // a warning, not a failure.
+    for failure in &failures {
+        eprintln!("warning: {}", failure.describe(&scenario));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -96,6 +96,84 @@ pub fn progress() -> bool {
     !quiet() && Stream::Stderr.is_terminal()
 }
 
+/// A progress bar on standard error for work that may take a while: it
+/// appears only after the work has run for a second, only when
+/// [`progress`] allows it (a terminal, not `--quiet`), and is cleared when
+/// dropped. It can be advanced from several threads.
+pub struct Progress {
+    started: std::time::Instant,
+    /// The total, when known (a bar); `None` draws a counter.
+    total: Option<u64>,
+    /// The indicatif template (`{pos}`, `{len}`, `{eta}`, ...).
+    template: &'static str,
+    allowed: bool,
+    /// Work done so far, and the bar once it is drawn.
+    state: std::sync::Mutex<(u64, Option<indicatif::ProgressBar>)>,
+}
+
+impl Progress {
+    /// A bar towards `total`, drawn with `template`.
+    pub fn bar(total: u64, template: &'static str) -> Progress {
+        Progress::new(Some(total), template)
+    }
+
+    /// A counter of work whose total is not known.
+    pub fn counter(template: &'static str) -> Progress {
+        Progress::new(None, template)
+    }
+
+    fn new(total: Option<u64>, template: &'static str) -> Progress {
+        Progress {
+            started: std::time::Instant::now(),
+            total,
+            template,
+            allowed: progress(),
+            state: std::sync::Mutex::new((0, None)),
+        }
+    }
+
+    /// `n` more done.
+    pub fn inc(&self, n: u64) {
+        if !self.allowed {
+            return;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let (done, bar) = &mut *state;
+        *done += n;
+        if let Some(bar) = bar {
+            bar.set_position(*done);
+        } else if self.started.elapsed() >= std::time::Duration::from_secs(1) {
+            let new = match self.total {
+                Some(total) => indicatif::ProgressBar::new(total),
+                None => indicatif::ProgressBar::new_spinner(),
+            };
+            if let Ok(style) = indicatif::ProgressStyle::with_template(self.template) {
+                new.set_style(style);
+            }
+            new.set_position(*done);
+            *bar = Some(new);
+        }
+    }
+
+    /// Prints a line on standard output without breaking the bar.
+    pub fn println(&self, line: &str) {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match &state.1 {
+            Some(bar) => bar.suspend(|| println!("{line}")),
+            None => println!("{line}"),
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(bar) = &state.1 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ColorChoice, decide};

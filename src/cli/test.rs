@@ -1,9 +1,8 @@
 //! `constree test`: play scenarios and check their `[expect]` tables.
 
-use super::asm::StdlibOption;
+use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
-use crate::scenario::Scenario;
-use crate::scenario::expect::MachineFailure;
+use crate::scenario::{Assembling, Scenario};
 use crate::words::count;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,6 +35,8 @@ pub struct TestArgs {
     filter: Option<String>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// The `.toml` files of a directory, sorted.
@@ -69,7 +70,11 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
     };
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
-        let (p, f) = test_file(file, &args.stdlib, args.filter.as_deref());
+        let (p, f) = test_file(
+            file,
+            &args.deny.assembling(&args.stdlib),
+            args.filter.as_deref(),
+        );
         passed += p;
         failed += f;
     }
@@ -96,9 +101,9 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
 /// Plays one scenario and checks its expectations, printing a line per
 /// check and a warning per robot whose machine failed; gives the checks
 /// passed and failed (a scenario that does not load is one failure).
-fn test_file(file: &Path, stdlib: &StdlibOption, filter: Option<&str>) -> (usize, usize) {
+fn test_file(file: &Path, assembling: &Assembling, filter: Option<&str>) -> (usize, usize) {
     let quiet = super::style::quiet();
-    let scenario = match Scenario::load(file, stdlib.dir()) {
+    let scenario = match Scenario::load_text_with(file, assembling).map(|(s, _)| s) {
         Ok(s) => s,
         Err(e) => {
             println!("FAILED  {e}");
@@ -158,24 +163,7 @@ fn test_file(file: &Path, stdlib: &StdlibOption, filter: Option<&str>) -> (usize
         println!("{header}");
     }
     for failure in &run.failures {
-        println!("  warning {}", failure_line(&scenario, failure));
+        println!("  warning {}", failure.describe(&scenario));
     }
     (passed, failed)
-}
-
-/// A robot's machine failure in words: the robot, the step, the error and
-/// where the failing instruction is written.
-fn failure_line(scenario: &Scenario, failure: &MachineFailure) -> String {
-    let place = failure
-        .fault
-        .as_ref()
-        .map_or_else(String::new, |f| format!(", in {f}"));
-    let more = match failure.count {
-        1 => String::new(),
-        n => format!(" (it failed in {})", count(n, "step")),
-    };
-    format!(
-        "{}'s machine failed in step {}: {}; every register wiped{place}{more}",
-        scenario.robots[failure.robot].name, failure.step, failure.error
-    )
 }

@@ -1,12 +1,11 @@
 //! `constree tournament`: many seeded rounds of a scenario between player
 //! programs, in parallel, ranked.
 
-use super::asm::StdlibOption;
+use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
-use crate::scenario::{Scenario, load_program};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::scenario::{Assembling, Scenario, load_program_denying};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -48,11 +47,13 @@ pub struct TournamentArgs {
     record_round: Option<Vec<String>>,
     #[command(flatten)]
     stdlib: StdlibOption,
+    #[command(flatten)]
+    deny: DenyOption,
 }
 
 /// Players named after their files; a name taken already gets `#2`, `#3`...
-fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, Failure> {
-    let loader = DiskLoader::new(stdlib);
+fn entrants(paths: &[PathBuf], assembling: &Assembling) -> Result<Vec<Entrant>, Failure> {
+    let loader = DiskLoader::new(assembling.stdlib.clone());
     let mut entrants: Vec<Entrant> = Vec::new();
     for path in paths {
         kind::PROGRAM.check("tournament --players", path)?;
@@ -62,7 +63,8 @@ fn entrants(paths: &[PathBuf], stdlib: Option<PathBuf>) -> Result<Vec<Entrant>, 
                 path.display()
             )));
         }
-        let image = load_program(&loader, path).map_err(Failure)?;
+        let image =
+            load_program_denying(&loader, path, assembling.deny_warnings).map_err(Failure)?;
         let stem = path.file_stem().map_or_else(
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),
@@ -100,8 +102,9 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     }
     let record = record_request(&args.record_round)?;
     kind::SCENARIO.check("tournament --game", &args.game)?;
-    let (scenario, text) = Scenario::load_text(&args.game, args.stdlib.dir())?;
-    let players = entrants(&args.players, args.stdlib.dir())?;
+    let assembling = args.deny.assembling(&args.stdlib);
+    let (scenario, text) = Scenario::load_text_with(&args.game, &assembling)?;
+    let players = entrants(&args.players, &assembling)?;
     if let Some((_, file)) = &record {
         crate::files::check_output(file)
             .map_err(|e| Failure(format!("--record-round {}: {e}", file.display())))?;
@@ -115,27 +118,23 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             args.rounds
         )));
     }
-    let bar = super::style::progress().then(|| {
-        let bar = ProgressBar::new(args.rounds as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} rounds, {eta} left") {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let outcome = tournament.play(args.jobs, &|| {
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    })?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    let progress = super::style::Progress::bar(
+        args.rounds as u64,
+        "{bar:40} {pos}/{len} rounds, {eta} left",
+    );
+    let outcome = tournament.play(args.jobs, &|| progress.inc(1))?;
+    drop(progress);
     if let Some((round, file)) = &record {
         save_round(&tournament, *round, file)?;
     }
     match args.format {
         Format::Json => super::input::print_json(&outcome, false)?,
-        Format::Text => print!("{}", table(&outcome)),
+        Format::Text => {
+            print!("{}", table(&outcome));
+            if !super::style::quiet() {
+                print!("{}", legend(outcome.scoring));
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -144,6 +143,20 @@ fn save_round(tournament: &Tournament, round: usize, file: &Path) -> Result<(), 
     let (_, replay) = tournament.record_round(round)?;
     replay.save(file)?;
     Ok(())
+}
+
+/// What the table's columns mean, under a scoring rule.
+fn legend(scoring: &str) -> String {
+    let score = if scoring == "survivors" {
+        "the robots of its colour left at the end"
+    } else {
+        "the value its robots carry home"
+    };
+    format!(
+        "\npoints: the scoring rule's points, summed over the rounds; wins: rounds with more\n\
+         points than every other player; survived: rounds ending with robots of its colour;\n\
+         average score: its score per round ({scoring}: {score}).\n"
+    )
 }
 
 /// The ranked table.

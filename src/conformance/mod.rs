@@ -119,6 +119,15 @@ pub fn check_line(kind: FileKind, line: &str) -> Result<(), String> {
 
 /// Checks every line of one file.
 pub fn run_file(path: &Path, kind: FileKind) -> Result<FileReport, ConformanceError> {
+    run_file_counting(path, kind, &mut || {})
+}
+
+/// [`run_file`], calling `checked` after each vector.
+pub fn run_file_counting(
+    path: &Path,
+    kind: FileKind,
+    checked: &mut dyn FnMut(),
+) -> Result<FileReport, ConformanceError> {
     let io_error = |source| ConformanceError::Io {
         path: path.to_path_buf(),
         source,
@@ -140,7 +149,9 @@ pub fn run_file(path: &Path, kind: FileKind) -> Result<FileReport, ConformanceEr
         if line.trim().is_empty() {
             continue;
         }
-        match check_line(kind, &line) {
+        let result = check_line(kind, &line);
+        checked();
+        match result {
             Ok(()) => report.passed += 1,
             Err(message) => {
                 report.failed += 1;

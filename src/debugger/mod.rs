@@ -2,10 +2,12 @@
 //! steps, with breakpoints, watchpoints, views of its registers as values,
 //! and reverse execution.
 //!
-//! [`session`] owns the game and moves it through time; [`points`] holds
-//! breakpoints and watchpoints and the test run before each instruction,
-//! [`conditions`] their conditions, [`catchpoints`] the events of a step
-//! a run can stop at;
+//! [`session`] owns the game and moves it through time, [`positions`]
+//! following the focused machine through the source positions of code
+//! that several places share; [`points`] holds breakpoints and
+//! watchpoints and the test run before each instruction, [`conditions`]
+//! their conditions, [`catchpoints`] the events of a step a run can stop
+//! at;
 //! [`source`] speaks of code in source terms; [`view`] shows trees as
 //! values; [`commands`] is the command language, which the command line's
 //! front ends (interactive or batch) drive.
@@ -14,6 +16,7 @@ pub mod catchpoints;
 pub mod commands;
 pub mod conditions;
 pub mod points;
+pub mod positions;
 pub mod session;
 pub mod source;
 pub mod view;
@@ -107,7 +110,24 @@ impl Debugger {
         let session = Session::new(scenario, world, starts, Some(first));
         let mut debugger = Debugger::new(session, programs);
         debugger.bound_to = debugger.program().as_ref().map(Rc::as_ptr);
+        debugger.track_focus();
         Ok(debugger)
+    }
+
+    /// Follows another robot (see [`Session::set_focus`]), its machine
+    /// through the source positions of its program.
+    pub fn set_focus(&mut self, place: Option<Place>) {
+        self.session.set_focus(place);
+        self.track_focus();
+    }
+
+    /// Has the session follow the focused machine through the positions
+    /// of its program.
+    fn track_focus(&mut self) {
+        let tracker = self
+            .program()
+            .map(|p| positions::Tracker::new(p.positions.clone()));
+        self.session.set_tracker(tracker);
     }
 
     /// The scenario robot focused, if the focus is one.

@@ -6,6 +6,7 @@
 //! instruction is one hash lookup, and `continue` runs near full speed.
 
 use super::conditions::{Condition, Place};
+use super::positions::Position;
 use super::source::{LineKey, Program};
 use crate::machine::Register;
 use crate::tree::Tree;
@@ -146,6 +147,9 @@ pub struct Breakpoint {
     pub spec: String,
     /// The code nodes it stops at.
     pub nodes: FxHashSet<usize>,
+    /// The source positions it stops at, where its nodes are shared with
+    /// other places (empty: wherever its nodes run).
+    pub positions: FxHashSet<Position>,
     /// Where, for `info breakpoints`.
     pub place: String,
     /// Deleted when hit (`tbreak`).
@@ -302,6 +306,10 @@ pub struct Probe<'a> {
     program: Option<&'a Program>,
     /// The code node of the instruction run before the one checked next.
     previous: Option<usize>,
+    /// The source position of the instruction checked, as the session's
+    /// tracker found it, and of the one run before it.
+    at: Option<Rc<Cell<Option<Position>>>>,
+    previous_at: Option<Position>,
     /// The session's count of the user's changes a run has taken, and its
     /// value at the last check.
     edits: Option<(Rc<Cell<u64>>, u64)>,
@@ -340,6 +348,8 @@ impl<'a> Probe<'a> {
             goal,
             program,
             previous,
+            at: None,
+            previous_at: None,
             edits: None,
             forward: true,
             hit: None,
@@ -359,6 +369,26 @@ impl<'a> Probe<'a> {
             .collect();
         probe.look_again(&prog, memory);
         probe
+    }
+
+    /// Follows the source positions the session's tracker finds (its
+    /// [`position_cell`](super::session::Session::position_cell)), from
+    /// the position of the instruction run before the first one checked.
+    pub fn with_positions(
+        mut self,
+        cell: Rc<Cell<Option<Position>>>,
+        previous: Option<Position>,
+    ) -> Probe<'a> {
+        self.at = Some(cell);
+        self.previous_at = previous;
+        self
+    }
+
+    /// The source position of the code at the front of `prog`: where the
+    /// tracker found it, else its first.
+    fn position(&self, prog: &Tree) -> Option<Position> {
+        let program = self.program?;
+        program.position(prog, self.at.as_ref().and_then(|c| c.get()))
     }
 
     /// Follows the user's changes a run takes on its way (the session's
@@ -393,6 +423,8 @@ impl<'a> Probe<'a> {
     /// next check: a run goes on by running it unchecked.)
     pub fn check(&mut self, prog: &Tree, memory: &[Register]) -> bool {
         let previous = self.previous.replace(prog.node_id());
+        let here = self.position(prog);
+        let previous_at = std::mem::replace(&mut self.previous_at, here);
         if let Some((counter, seen)) = &mut self.edits
             && counter.get() != *seen
         {
@@ -424,19 +456,18 @@ impl<'a> Probe<'a> {
             }
         }
         if let Some(list) = self.breaks.get(&prog.node_id())
-            && self.arrives(prog, previous)
+            && self.arrives(prog, previous, here, previous_at)
         {
             for &i in list {
-                if self.breakpoints[i]
-                    .settings
-                    .stops(prog, memory, self.forward)
-                {
+                let b = &self.breakpoints[i];
+                let there = b.positions.is_empty() || here.is_none_or(|p| b.positions.contains(&p));
+                if there && b.settings.stops(prog, memory, self.forward) {
                     self.hit = Some(Hit::Breakpoint(i));
                     return true;
                 }
             }
         }
-        if self.goal_reached(prog, memory) {
+        if self.goal_reached(prog, memory, here) {
             self.hit = Some(Hit::Goal);
             return true;
         }
@@ -446,15 +477,28 @@ impl<'a> Probe<'a> {
     /// Whether control arrives at `prog` from elsewhere: from another
     /// source line than its own (as shown), not by a loop confined to that
     /// line going round again (`wait_step`'s spin).
-    fn arrives(&self, prog: &Tree, previous: Option<usize>) -> bool {
+    fn arrives(
+        &self,
+        prog: &Tree,
+        previous: Option<usize>,
+        here: Option<Position>,
+        previous_at: Option<Position>,
+    ) -> bool {
         let (Some(program), Some(previous)) = (self.program, previous) else {
             return true;
         };
-        let line = program.outer_line(prog);
-        line.is_none() || program.line_of(previous) != line
+        let line = match here {
+            Some(p) => program.line_at(p),
+            None => program.outer_line(prog),
+        };
+        let before = match previous_at {
+            Some(p) if program.positions.node(p) == Some(previous) => program.line_at(p),
+            _ => program.line_of(previous),
+        };
+        line.is_none() || before != line
     }
 
-    fn goal_reached(&mut self, prog: &Tree, memory: &[Register]) -> bool {
+    fn goal_reached(&mut self, prog: &Tree, memory: &[Register], here: Option<Position>) -> bool {
         match &mut self.goal {
             Goal::None => false,
             Goal::Line { from, frame } => {
@@ -464,7 +508,10 @@ impl<'a> Probe<'a> {
                 let Some(program) = self.program else {
                     return true;
                 };
-                let line = program.outer_line(prog);
+                let line = match here {
+                    Some(p) => program.line_at(p),
+                    None => program.outer_line(prog),
+                };
                 line.is_some() && line != *from
             }
             Goal::Return { stack, tails, to } => returned(prog, memory, *stack, tails, *to),

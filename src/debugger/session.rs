@@ -19,6 +19,7 @@
 //! are shared, so a snapshot costs the world's cells and robots, not its
 //! registers' trees.
 
+use super::positions::{Position, Tracker};
 use crate::machine::{MachineError, Memory, Pause, Register, run_until, tick_budget, wipe};
 use crate::scenario::Scenario;
 use crate::scenario::game::moves;
@@ -159,6 +160,7 @@ struct Snapshot {
     focus: Option<Place>,
     run: Option<FocusRun>,
     robots: Vec<Option<Place>>,
+    tracker: Option<Tracker>,
 }
 
 /// A game under the debugger.
@@ -188,6 +190,12 @@ pub struct Session {
     /// Counts the changes a run has taken on its way, so that its stop
     /// test can tell a change by the user from one by the machine.
     edits_taken: Rc<Cell<u64>>,
+    /// Follows the focused machine through the source positions of its
+    /// image (see [`super::positions`]).
+    tracker: Option<Tracker>,
+    /// The tracker's position before the instruction a run checks next,
+    /// for the run's stop test.
+    here: Rc<Cell<Option<Position>>>,
 }
 
 impl Session {
@@ -213,6 +221,8 @@ impl Session {
             origin: Pos::done(0),
             edits: BTreeMap::new(),
             edits_taken: Rc::default(),
+            tracker: None,
+            here: Rc::default(),
         };
         session.snapshot();
         session
@@ -287,6 +297,18 @@ impl Session {
     /// through this position (going back replays from an earlier
     /// snapshot) takes it.
     pub fn edited(&mut self) {
+        let prog = self
+            .focused()
+            .and_then(|r| r.memory.first())
+            .map(|r| r.contents.node_id());
+        if let (Some(t), Some(prog)) = (&mut self.tracker, prog)
+            && !self.pos.is_done()
+            && self.here.get().and_then(|p| t.map().node(p)) != Some(prog)
+        {
+            t.lose_context();
+            t.stamp = None;
+            self.observe_now();
+        }
         self.snapshot();
         let snapshot = self.snapshots[&self.pos].clone();
         self.edits.insert(self.pos, snapshot);
@@ -330,8 +352,64 @@ impl Session {
                 focus: self.focus,
                 run: self.run.clone(),
                 robots: self.robots.clone(),
+                tracker: self.tracker.clone(),
             },
         );
+    }
+
+    /// Follows the focused machine with `tracker` from now on (after a
+    /// change of focus): part of the present's state, as the focus is.
+    pub fn set_tracker(&mut self, tracker: Option<Tracker>) {
+        self.tracker = tracker;
+        self.observe_now();
+        let now = self.pos;
+        if let Some(s) = self.snapshots.get_mut(&now) {
+            s.tracker = self.tracker.clone();
+        }
+        if let Some(s) = self.edits.get_mut(&now) {
+            s.tracker = self.tracker.clone();
+        }
+    }
+
+    /// The source position of the focused machine's next instruction,
+    /// when its program is tracked and the step is under way.
+    pub fn position(&self) -> Option<Position> {
+        if self.pos.is_done() {
+            return None;
+        }
+        self.tracker.as_ref()?.at()
+    }
+
+    /// The tracker of the focused machine, if it has one.
+    pub fn tracker(&self) -> Option<&Tracker> {
+        self.tracker.as_ref()
+    }
+
+    /// The focused machine's source position as a run goes, for its stop
+    /// test: before each instruction checked, that instruction's.
+    pub fn position_cell(&self) -> Rc<Cell<Option<Position>>> {
+        self.here.clone()
+    }
+
+    /// Has the tracker follow the instruction at the present position
+    /// (once: an instruction already followed is not followed again).
+    fn observe_now(&mut self) {
+        if self.pos.is_done() {
+            return;
+        }
+        let stamp = (self.pos.step, self.pos.tick);
+        let prog = self
+            .focused()
+            .and_then(|r| r.memory.first())
+            .map(|r| r.contents.clone())
+            .unwrap_or_default();
+        if let Some(t) = &mut self.tracker {
+            if t.stamp != Some(stamp) {
+                t.observe(&prog);
+                t.stamp = Some(stamp);
+            }
+            self.here.set(t.at());
+        }
     }
 
     /// Focuses another robot (the place is in the world after the current
@@ -424,6 +502,7 @@ impl Session {
                     fault: None,
                 });
                 self.pos = Pos { step, tick: 0 };
+                self.observe_now();
                 self.snapshot();
             }
             _ => {
@@ -465,9 +544,10 @@ impl Session {
         let tick = self.pos.tick;
         let memory = self.memory_mut()?;
         let before = memory.clone();
-        let (ticks, pause) = run_until(memory, chunk, skip_first, stop);
+        let tracker_before = self.tracker.clone();
+        let (ticks, pause) = self.run_tracked(chunk, skip_first, stop)?;
         self.pos.tick = tick + ticks;
-        match pause {
+        let event = match pause {
             Pause::Halted => {
                 self.end_step(RunEnd::Halted);
                 Some(Event::StepDone(RunEnd::Halted))
@@ -477,6 +557,7 @@ impl Session {
                 Some(Event::StepDone(RunEnd::Spent))
             }
             Pause::Budget => {
+                self.observe_now();
                 if self.pos.tick.is_multiple_of(spacing) {
                     self.snapshot();
                 }
@@ -485,15 +566,55 @@ impl Session {
             Pause::Stopped => Some(Event::Stopped),
             Pause::Failed(e) => {
                 // Back to just before the failing instruction.
-                let memory = self.memory_mut()?;
-                *memory = before;
-                run_until(memory, ticks, false, &mut |_, _| false);
+                *self.memory_mut()? = before;
+                self.tracker = tracker_before;
+                self.pos.tick = tick;
+                self.run_tracked(ticks, false, &mut |_, _| false)?;
+                self.pos.tick = tick + ticks;
                 if let Some(r) = self.run.as_mut() {
                     r.fault = Some(e.clone());
                 }
                 Some(Event::Fault(e))
             }
-        }
+        };
+        self.observe_now();
+        event
+    }
+
+    /// Runs the focused machine from the present tick (see
+    /// [`run_until`]), the tracker following every instruction before the
+    /// stop test sees it.
+    fn run_tracked(
+        &mut self,
+        max: u64,
+        skip_first: bool,
+        stop: StopTest<'_>,
+    ) -> Option<(u64, Pause)> {
+        let (cell, k) = self.focus?;
+        let memory = &mut self
+            .world
+            .cells
+            .get_mut(cell)?
+            .as_mut()?
+            .robots
+            .get_mut(k)?
+            .memory;
+        let Some(tracker) = self.tracker.as_mut() else {
+            return Some(run_until(memory, max, skip_first, stop));
+        };
+        let (step, mut tick) = (self.pos.step, self.pos.tick + u64::from(skip_first));
+        let here = &self.here;
+        let mut tracked = |prog: &Tree, memory: &[Register]| {
+            let stamp = Some((step, tick));
+            tick += 1;
+            if tracker.stamp != stamp {
+                tracker.observe(prog);
+                tracker.stamp = stamp;
+            }
+            here.set(tracker.at());
+            stop(prog, memory)
+        };
+        Some(run_until(memory, max, skip_first, &mut tracked))
     }
 
     /// Runs forward until `stop` holds, `limit` is reached, or something
@@ -623,7 +744,9 @@ impl Session {
         self.focus = snapshot.focus;
         self.run = snapshot.run;
         self.robots = snapshot.robots;
+        self.tracker = snapshot.tracker;
         self.pos = at;
+        self.here.set(self.position());
     }
 
     /// The position of the instruction run before the present one (`None`

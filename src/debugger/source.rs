@@ -1,6 +1,7 @@
 //! The focused program in source terms: where an instruction was written,
 //! which label it belongs to, the source text around it, the call stack.
 
+use super::positions::{Position, PositionMap};
 use crate::asm::source::embedded_stdlib;
 use crate::image::{Image, Location};
 use crate::tree::Tree;
@@ -20,6 +21,14 @@ pub fn shown(l: &Location) -> LineKey {
     }
 }
 
+/// `NAME+K`, or `NAME` when K is 0.
+fn join(name: String, offset: usize) -> String {
+    match offset {
+        0 => name,
+        d => format!("{name}+{d}"),
+    }
+}
+
 /// A program's symbols and source map, and its source files' text.
 pub struct Program {
     /// The image.
@@ -27,12 +36,14 @@ pub struct Program {
     /// Code node to place; the start state's `prog` last, so that code is
     /// named by the register (and label) it was written in.
     places: rustc_hash::FxHashMap<usize, Place>,
-    /// Code node to its index in the order the code was written: the
-    /// source map's segments in turn, instruction after instruction.
-    order: rustc_hash::FxHashMap<usize, usize>,
-    /// The labels in that order: `(index, file of the line shown for its
-    /// code, index in the image's labels)`, sorted.
-    labels: Vec<(usize, u32, usize)>,
+    /// Every position of the code (the source map's instructions in the
+    /// order written) and the code node at each.
+    pub positions: Rc<PositionMap>,
+    /// The labels by position: `(position, file of the line shown for
+    /// its code, index in the image's labels)`, sorted.
+    labels: Vec<(Position, u32, usize)>,
+    /// Per segment of the source map: its first position.
+    segment_starts: Vec<usize>,
     texts: RefCell<HashMap<u32, Option<Rc<str>>>>,
     /// Built-in files by name (the built-in game's programs).
     builtin: Vec<(String, String)>,
@@ -54,8 +65,9 @@ impl Program {
     pub fn new(image: Rc<Image>, builtin: Vec<(String, String)>) -> Program {
         let mut program = Program {
             places: Default::default(),
-            order: Default::default(),
+            positions: Rc::new(PositionMap::new(&image)),
             labels: Vec::new(),
+            segment_starts: Vec::new(),
             image,
             texts: RefCell::default(),
             builtin,
@@ -69,23 +81,18 @@ impl Program {
         program
     }
 
-    /// Fills [`Program::order`] and [`Program::labels`].
+    /// Fills [`Program::labels`].
     fn order_code(&mut self) {
         let image = &self.image;
-        let mut starts = Vec::with_capacity(image.source_map.segments.len());
         let mut total = 0;
-        for segment in &image.source_map.segments {
-            starts.push(total);
-            total += segment.locations.len();
-        }
-        let index = |register: usize, offset: usize| {
-            let (segment, k) = image.segment_position(register, offset)?;
-            Some(starts[segment as usize] + k)
-        };
-        self.order = self
-            .places
+        self.segment_starts = image
+            .source_map
+            .segments
             .iter()
-            .filter_map(|(&node, p)| Some((node, index(p.register, p.offset)?)))
+            .map(|s| {
+                total += s.locations.len();
+                total - s.locations.len()
+            })
             .collect();
         self.labels = image
             .labels
@@ -93,10 +100,65 @@ impl Program {
             .enumerate()
             .filter_map(|(k, l)| {
                 let file = shown(image.location(l.register, l.offset)?).0;
-                Some((index(l.register, l.offset)?, file, k))
+                Some((self.label_position(l.register, l.offset)?, file, k))
             })
             .collect();
         self.labels.sort_unstable();
+    }
+
+    /// The position of instruction `offset` of a register's code.
+    pub fn label_position(&self, register: usize, offset: usize) -> Option<Position> {
+        let (segment, k) = self.image.segment_position(register, offset)?;
+        Some((self.segment_starts[segment as usize] + k) as Position)
+    }
+
+    /// The position of a piece of code: `at` when that is one of its
+    /// positions (where a tracker found the machine), else its first.
+    pub fn position(&self, code: &Tree, at: Option<Position>) -> Option<Position> {
+        let all = self.positions.of(code.node_id());
+        match at {
+            Some(p) if all.contains(&p) => Some(p),
+            _ => all.first().copied(),
+        }
+    }
+
+    /// The source location of a position.
+    pub fn location_at(&self, p: Position) -> Option<&Location> {
+        let k = self.positions.location(p)?;
+        self.image.source_map.locations.get(k as usize)
+    }
+
+    /// The line a position is shown at (the line that invoked the macros).
+    pub fn line_at(&self, p: Position) -> Option<LineKey> {
+        self.location_at(p).map(shown)
+    }
+
+    /// `label+offset` of a position, as [`Program::name`].
+    pub fn name_at(&self, p: Position) -> Option<String> {
+        let (name, offset) = self.block_at(p)?;
+        Some(join(name, offset))
+    }
+
+    /// The label [`Program::name_at`] names a position by, and the
+    /// instructions it is past it.
+    pub fn block_at(&self, p: Position) -> Option<(String, usize)> {
+        let node = self.positions.node(p)?;
+        if let Some(file) = self.line_at(p).map(|l| l.0) {
+            let before = self.labels.partition_point(|&(g, _, _)| g <= p);
+            let nearest = self.labels[..before].iter().rev().find(|l| l.1 == file);
+            if let Some(&(g, _, k)) = nearest {
+                return Some((self.image.labels[k].name.clone(), (p - g) as usize));
+            }
+        }
+        self.register_block(node)
+    }
+
+    /// A piece of code named by its register's name and its offset there.
+    fn register_block(&self, node: usize) -> Option<(String, usize)> {
+        let place = self.place_of(node)?;
+        let register = self.image.registers.get(place.register);
+        let name = register.map_or_else(|| format!("r{}", place.register), |r| r.name.clone());
+        Some((name, place.offset))
     }
 
     /// Where a piece of code is, if it is the image's code.
@@ -109,53 +171,41 @@ impl Program {
         self.places.get(&node).copied()
     }
 
-    /// The source location of a piece of code.
+    /// The source location of a piece of code (at its first position).
     pub fn location(&self, code: &Tree) -> Option<&Location> {
-        let p = self.place(code)?;
-        self.image.location(p.register, p.offset)
+        self.location_at(self.position(code, None)?)
     }
 
     /// The source line of a piece of code as the debugger shows it: the
-    /// outermost one (the line that invoked the macros).
+    /// outermost one (the line that invoked the macros), at its first
+    /// position.
     pub fn outer_line(&self, code: &Tree) -> Option<LineKey> {
         self.line_of(code.node_id())
     }
 
     /// [`Program::outer_line`] of the code whose node is `node`.
     pub fn line_of(&self, node: usize) -> Option<LineKey> {
-        let p = self.place_of(node)?;
-        self.image.location(p.register, p.offset).map(shown)
+        self.line_at(self.positions.first(node)?)
     }
 
-    /// `label+offset` of a piece of the image's code: the label written
-    /// nearest before it in its file, counting the instructions written
-    /// between (labels local to a macro's expansion are not in the image:
-    /// code after `wait_step` is named by the user's label before it);
-    /// else its register's name and its offset there.
+    /// `label+offset` of a piece of the image's code (at its first
+    /// position): the label written nearest before it in its file,
+    /// counting the instructions written between (labels local to a
+    /// macro's expansion are not in the image: code after `wait_step` is
+    /// named by the user's label before it); else its register's name and
+    /// its offset there.
     pub fn name(&self, code: &Tree) -> Option<String> {
         let (name, offset) = self.block(code.node_id())?;
-        Some(match offset {
-            0 => name,
-            d => format!("{name}+{d}"),
-        })
+        Some(join(name, offset))
     }
 
     /// The label [`Program::name`] names the code whose node is `node` by,
     /// and the instructions it is past it.
     pub fn block(&self, node: usize) -> Option<(String, usize)> {
-        let p = self.place_of(node)?;
-        if let Some(&at) = self.order.get(&node)
-            && let Some(file) = self.line_of(node).map(|l| l.0)
-        {
-            let before = self.labels.partition_point(|&(g, _, _)| g <= at);
-            let nearest = self.labels[..before].iter().rev().find(|l| l.1 == file);
-            if let Some(&(g, _, k)) = nearest {
-                return Some((self.image.labels[k].name.clone(), at - g));
-            }
+        match self.positions.first(node) {
+            Some(p) => self.block_at(p),
+            None => self.register_block(node),
         }
-        let register = self.image.registers.get(p.register);
-        let name = register.map_or_else(|| format!("r{}", p.register), |r| r.name.clone());
-        Some((name, p.offset))
     }
 
     /// The code a name stands for, as stops print it: a label, or
@@ -163,8 +213,27 @@ impl Program {
     /// register NAME where no label names the code): every piece of code
     /// [`Program::name`] names so.
     pub fn named(&self, spec: &str) -> Vec<Tree> {
+        let nodes: std::collections::HashSet<usize> = self
+            .named_positions(spec)
+            .into_iter()
+            .filter_map(|p| self.positions.node(p))
+            .collect();
+        self.instructions()
+            .into_iter()
+            .filter(|(tree, _)| nodes.contains(&tree.node_id()))
+            .map(|(tree, _)| tree)
+            .collect()
+    }
+
+    /// The positions a name stands for, as [`Program::named`]: a label's
+    /// own position, or every position [`Program::name_at`] names so.
+    pub fn named_positions(&self, spec: &str) -> Vec<Position> {
         if let Some(l) = self.image.labels.iter().find(|l| l.name == spec) {
-            return self.code_at(l.register, l.offset).into_iter().collect();
+            return self
+                .label_position(l.register, l.offset)
+                .filter(|&p| self.positions.node(p).is_some())
+                .into_iter()
+                .collect();
         }
         let (name, k) = match spec.rsplit_once('+') {
             Some((name, k)) => match k.trim().parse::<usize>() {
@@ -173,13 +242,10 @@ impl Program {
             },
             None => (spec, 0),
         };
-        self.instructions()
-            .into_iter()
-            .filter(|(tree, _)| {
-                self.block(tree.node_id())
-                    .is_some_and(|(n, d)| n == name && d == k)
-            })
-            .map(|(tree, _)| tree)
+        self.positions
+            .laid()
+            .filter(|&(p, _)| self.block_at(p).is_some_and(|(n, d)| n == name && d == k))
+            .map(|(p, _)| p)
             .collect()
     }
 
@@ -305,9 +371,9 @@ impl Program {
     /// The first line of `file` from `from` on that has code (its own, or
     /// a macro invocation's).
     pub fn next_code_line(&self, file: u32, from: u32) -> Option<u32> {
-        self.instructions()
-            .iter()
-            .filter_map(|(tree, _)| self.location(tree))
+        self.positions
+            .laid()
+            .filter_map(|(p, _)| self.location_at(p))
             .flat_map(|l| {
                 let own = (l.file == file).then_some(l.line);
                 own.into_iter().chain(

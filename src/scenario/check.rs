@@ -498,7 +498,11 @@ impl Checker<'_> {
     }
 
     /// The items an item entry stands for (`count` of them).
-    fn items(&self, spec: &Spanned<ItemSpec>, field: &str) -> Result<Vec<Item>, ScenarioError> {
+    pub(super) fn items(
+        &self,
+        spec: &Spanned<ItemSpec>,
+        field: &str,
+    ) -> Result<Vec<Item>, ScenarioError> {
         let s = spec.get_ref();
         let mut kinds: Vec<Item> = Vec::new();
         if let Some([t, w]) = s.cargo {

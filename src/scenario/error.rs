@@ -100,27 +100,56 @@ impl<'a> Locator<'a> {
     }
 }
 
-/// The path below a table to the key or value that holds `offset`.
-fn table_field(table: &toml::de::DeTable<'_>, offset: usize) -> Option<String> {
-    table.iter().find_map(|(key, value)| {
-        if key.span().contains(&offset) {
-            return Some(key.get_ref().to_string());
-        }
-        let below = value_field(value, offset)?;
-        Some(format!("{}{below}", key.get_ref()))
-    })
-}
-
-/// The path below a value to the part of it that holds `offset`: empty
-/// for the value itself, `[i]` or `.key` further down.
-fn value_field(value: &toml::Spanned<toml::de::DeValue<'_>>, offset: usize) -> Option<String> {
+/// The path below a table to the deepest key or value that holds
+/// `offset` (`item[0].cargo`), walked with an explicit stack: nesting in
+/// the file never deepens the Rust stack.
+fn table_field(root: &toml::de::DeTable<'_>, offset: usize) -> Option<String> {
     use toml::de::DeValue;
-    match value.get_ref() {
-        DeValue::Table(table) => table_field(table, offset).map(|f| format!(".{f}")),
-        DeValue::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(i, item)| value_field(item, offset).map(|below| format!("[{i}]{below}"))),
-        _ => value.span().contains(&offset).then(String::new),
+    enum Node<'t, 'a> {
+        Table(&'t toml::de::DeTable<'a>),
+        Value(&'t toml::Spanned<DeValue<'a>>),
     }
+    let join = |path: &str, key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    // The deepest holder found so far: (depth, path).
+    let mut best: Option<(usize, String)> = None;
+    let mut found = |depth: usize, path: String| {
+        if best.as_ref().is_none_or(|(d, _)| depth > *d) {
+            best = Some((depth, path));
+        }
+    };
+    let mut stack = vec![(0, String::new(), Node::Table(root))];
+    while let Some((depth, path, node)) = stack.pop() {
+        match node {
+            Node::Table(table) => {
+                for (key, value) in table.iter() {
+                    let path = join(&path, key.get_ref());
+                    if key.span().contains(&offset) {
+                        found(depth + 1, path.clone());
+                    }
+                    stack.push((depth + 1, path, Node::Value(value)));
+                }
+            }
+            Node::Value(value) => {
+                if value.span().contains(&offset) {
+                    found(depth, path.clone());
+                }
+                match value.get_ref() {
+                    DeValue::Table(table) => stack.push((depth, path, Node::Table(table))),
+                    DeValue::Array(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            stack.push((depth + 1, format!("{path}[{i}]"), Node::Value(item)));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    best.map(|(_, path)| path)
 }

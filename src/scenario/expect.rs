@@ -1,14 +1,14 @@
 //! Expectations (`[expect]`): what a scenario's game should come to, checked
-//! by `constree test`: players' scores, and robots' places and register
-//! values after some steps.
+//! by `constree test`: players' scores, robots' places and register
+//! values, and the items lying on squares, after some steps.
 
 use super::check::{Checker, Grid};
 use super::game::{Game, RobotEvent};
-use super::spec::{ExpectSpec, RobotExpectSpec};
+use super::spec::{ExpectSpec, RobotExpectSpec, SquareExpectSpec};
 use super::{Placement, RobotSetup, ScenarioError, Scoring};
 use crate::asm::{parse_literal, show};
 use crate::tree::Tree;
-use crate::world::Position;
+use crate::world::{Item, Position};
 use toml::Spanned;
 
 /// A scenario's expectations, checked.
@@ -62,6 +62,13 @@ pub enum Expected {
         value: Tree,
         /// The contents as the file writes them.
         written: String,
+    },
+    /// The items lying on a square: exactly these, in any order.
+    Items {
+        /// The square.
+        at: Position,
+        /// The items.
+        items: Vec<Item>,
     },
 }
 
@@ -124,7 +131,78 @@ impl Checker<'_> {
                 &mut checks,
             )?;
         }
+        for (k, square) in spec.square.iter().enumerate() {
+            let field = format!("expect.square[{k}]");
+            checks.push(self.square_expectation(square, &field, steps, grid)?);
+        }
         Ok(Expectations { steps, checks })
+    }
+
+    /// `after`, checked against the steps the test plays (default: all).
+    fn after(
+        &self,
+        after: Option<&Spanned<u64>>,
+        field: &str,
+        steps: u64,
+    ) -> Result<u64, ScenarioError> {
+        match after {
+            Some(a) if *a.get_ref() > steps => Err(self.at.error(
+                a.span(),
+                format!("{field}.after"),
+                format!(
+                    "after {} steps, but the test plays {steps} (expect.steps)",
+                    a.get_ref()
+                ),
+            )),
+            Some(a) => Ok(*a.get_ref()),
+            None => Ok(steps),
+        }
+    }
+
+    /// A square given by `at` of an expectation: a place on the grid.
+    fn expected_position(
+        &self,
+        pos: &Spanned<super::spec::PositionSpec>,
+        grid: &Grid,
+        field: &str,
+    ) -> Result<Position, ScenarioError> {
+        match self.placement(pos, grid, field)? {
+            Placement::At(p) => Ok(p),
+            Placement::Random => Err(self.at.error(
+                pos.span(),
+                field,
+                "expected [x, y] or a mark, not \"random\"",
+            )),
+        }
+    }
+
+    fn square_expectation(
+        &self,
+        spec: &Spanned<SquareExpectSpec>,
+        field: &str,
+        steps: u64,
+        grid: &Grid,
+    ) -> Result<Check, ScenarioError> {
+        let s = spec.get_ref();
+        let after = self.after(s.after.as_ref(), field, steps)?;
+        let at = self.expected_position(&s.at, grid, &format!("{field}.at"))?;
+        let mut items = Vec::new();
+        for (i, item) in s.items.get_ref().iter().enumerate() {
+            let field = format!("{field}.items[{i}]");
+            if let Some(place) = &item.get_ref().at {
+                return Err(self.at.error(
+                    place.span(),
+                    format!("{field}.at"),
+                    "an item of a square's `items` has no `at` of its own: the square's `at` says where",
+                ));
+            }
+            items.extend(self.items(item, &field)?);
+        }
+        Ok(Check {
+            place: self.place(s.items.span()),
+            after,
+            expected: Expected::Items { at, items },
+        })
     }
 
     fn robot_expectations(
@@ -146,20 +224,7 @@ impl Checker<'_> {
                 format!("no robot named {name:?} (robots: {})", names.join(", ")),
             )
         })?;
-        let after = match &r.after {
-            Some(a) if *a.get_ref() > steps => {
-                return Err(self.at.error(
-                    a.span(),
-                    format!("{field}.after"),
-                    format!(
-                        "after {} steps, but the test plays {steps} (expect.steps)",
-                        a.get_ref()
-                    ),
-                ));
-            }
-            Some(a) => *a.get_ref(),
-            None => steps,
-        };
+        let after = self.after(r.after.as_ref(), field, steps)?;
         if r.at.is_none() && r.registers.is_empty() {
             return Err(self.at.error(
                 spec.span(),
@@ -168,16 +233,7 @@ impl Checker<'_> {
             ));
         }
         if let Some(pos) = &r.at {
-            let at = match self.placement(pos, grid, &format!("{field}.at"))? {
-                Placement::At(p) => p,
-                Placement::Random => {
-                    return Err(self.at.error(
-                        pos.span(),
-                        format!("{field}.at"),
-                        "expected [x, y] or a mark, not \"random\"",
-                    ));
-                }
-            };
+            let at = self.expected_position(pos, grid, &format!("{field}.at"))?;
             checks.push(Check {
                 place: self.place(pos.span()),
                 after,
@@ -235,6 +291,65 @@ fn register_index(robot: &RobotSetup, name: &str) -> Option<usize> {
         .filter(|&k| k < robot.memory.len())
 }
 
+/// Whether two lists hold the same items, in any order: sorted by a key
+/// of what can be ordered; registers with the same key (limit) are then
+/// matched by their contents, so the cost stays near-linear unless many
+/// registers share a limit.
+fn same_items(expected: &[Item], found: &[Item]) -> bool {
+    fn key(item: &Item) -> (u8, i64, i64) {
+        match item {
+            Item::Cargo(t, w) => (0, *t, *w),
+            Item::ProcessorPart(p) => (1, p.speed, 0),
+            Item::FramePart(f) => (2, f.color as i64, f.strength),
+            Item::Shield => (3, 0, 0),
+            Item::RegisterPart(r) => (4, r.limit, 0),
+        }
+    }
+    fn sorted(items: &[Item]) -> Vec<&Item> {
+        let mut v: Vec<&Item> = items.iter().collect();
+        v.sort_by_key(|i| key(i));
+        v
+    }
+    let (a, b) = (sorted(expected), sorted(found));
+    if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| key(x) != key(y)) {
+        return false;
+    }
+    // Same keys in the same order: only registers of one limit can differ.
+    let mut start = 0;
+    while start < a.len() {
+        let end = start
+            + a[start..]
+                .iter()
+                .take_while(|i| key(i) == key(a[start]))
+                .count();
+        let mut left: Vec<&Item> = b[start..end].to_vec();
+        for item in &a[start..end] {
+            match left.iter().position(|f| f == item) {
+                Some(k) => {
+                    left.swap_remove(k);
+                }
+                None => return false,
+            }
+        }
+        start = end;
+    }
+    true
+}
+
+/// `nothing`, or the items (`cargo 5 (weight 3), shield`), a long list
+/// cut short.
+fn item_list(items: &[Item]) -> String {
+    const SHOWN: usize = 8;
+    if items.is_empty() {
+        return "nothing".to_string();
+    }
+    let mut words: Vec<String> = items.iter().take(SHOWN).map(Item::to_string).collect();
+    if items.len() > SHOWN {
+        words.push(format!("and {} more", items.len() - SHOWN));
+    }
+    words.join(", ")
+}
+
 /// `1 step`, `2 steps`.
 fn steps(n: u64) -> String {
     format!("{n} step{}", if n == 1 { "" } else { "s" })
@@ -281,35 +396,56 @@ impl Expectations {
                 break;
             }
             let (_, events) = game.play_step_following(&everyone);
-            for (robot, event) in events.into_iter().enumerate() {
-                let setup = &game.scenario.robots[robot];
-                note_failure(&mut failures, robot, event, setup);
+            for (robot, event) in events.iter().enumerate() {
+                MachineFailure::note(&mut failures, scenario, robot, event);
             }
         }
         TestRun { outcomes, failures }
     }
 }
 
-/// Adds a robot's machine failure in a step to the list (or counts it, if
-/// the robot failed before).
-fn note_failure(
-    failures: &mut Vec<MachineFailure>,
-    robot: usize,
-    event: RobotEvent,
-    setup: &crate::scenario::RobotSetup,
-) {
-    let Some(Err(error)) = event.run else {
-        return;
-    };
-    match failures.iter_mut().find(|f| f.robot == robot) {
-        Some(earlier) => earlier.count += 1,
-        None => failures.push(MachineFailure {
-            robot,
-            step: event.step,
-            error: setup.error_text(&error),
-            fault: event.fault,
-            count: 1,
-        }),
+impl MachineFailure {
+    /// Adds scenario robot `robot`'s machine failure in a step (its event)
+    /// to the list, or counts it if the robot failed before; nothing when
+    /// its machine did not fail.
+    pub fn note(
+        failures: &mut Vec<MachineFailure>,
+        scenario: &super::Scenario,
+        robot: usize,
+        event: &RobotEvent,
+    ) {
+        let Some(Err(error)) = &event.run else {
+            return;
+        };
+        match failures.iter_mut().find(|f| f.robot == robot) {
+            Some(earlier) => earlier.count += 1,
+            None => failures.push(MachineFailure {
+                robot,
+                step: event.step,
+                error: scenario.robots[robot].error_text(error),
+                fault: event.fault.clone(),
+                count: 1,
+            }),
+        }
+    }
+
+    /// The failure in words: the robot, the step, the error and where the
+    /// failing instruction is written.
+    pub fn describe(&self, scenario: &super::Scenario) -> String {
+        let place = self
+            .fault
+            .as_ref()
+            .map_or_else(String::new, |f| format!(", in {f}"));
+        let more = match self.count {
+            1 => String::new(),
+            n => format!(" (it failed in {})", steps(n as u64)),
+        };
+        format!(
+            "{}'s machine failed in step {}: {}; every register wiped{place}{more}",
+            crate::files::escape_controls(&scenario.robots[self.robot].name),
+            self.step,
+            self.error
+        )
     }
 }
 
@@ -381,6 +517,15 @@ impl Check {
                         }
                         Some(Some(_)) => None,
                     },
+                )
+            }
+            Expected::Items { at, items } => {
+                let (x, y) = at;
+                let cell = game.world.at(*at);
+                let found = cell.as_ref().map_or(&[][..], |square| &square.items[..]);
+                (
+                    format!("({x}, {y}) holds {} {after}", item_list(items)),
+                    (!same_items(items, found)).then(|| format!("it holds {}", item_list(found))),
                 )
             }
         };

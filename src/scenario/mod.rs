@@ -260,17 +260,43 @@ pub struct Scenario {
 /// diagnostics of a program that does not assemble).
 pub type ProgramLoader<'a> = &'a dyn Fn(&str) -> Result<Image, String>;
 
+/// How a scenario's `.cta` programs are assembled.
+#[derive(Clone, Debug, Default)]
+pub struct Assembling {
+    /// The standard library's folder (the built-in one when `None`).
+    pub stdlib: Option<std::path::PathBuf>,
+    /// Whether a program with warnings is refused, as one with errors
+    /// (`--deny warnings`).
+    pub deny_warnings: bool,
+}
+
 /// A robot's program: an image read from a `.ctm` file, or a `.cta` source
 /// assembled (the error then holds the rendered diagnostics).
 pub fn load_program(
     loader: &dyn crate::asm::source::Loader,
     path: &std::path::Path,
 ) -> Result<Image, String> {
+    load_program_denying(loader, path, false)
+}
+
+/// [`load_program`]; under `deny_warnings` a program with warnings is
+/// refused too.
+pub fn load_program_denying(
+    loader: &dyn crate::asm::source::Loader,
+    path: &std::path::Path,
+    deny_warnings: bool,
+) -> Result<Image, String> {
     if path.extension().is_some_and(|e| e == "ctm") {
         return crate::image::format::load(path).map_err(|e| e.to_string());
     }
     let assembly = crate::asm::assemble_file(loader, path);
     let rendered = assembly.render(false);
+    if deny_warnings && !assembly.diagnostics.is_empty() && !assembly.has_errors() {
+        return Err(format!(
+            "{} has warnings, and warnings are denied (--deny warnings):\n{rendered}",
+            path.display()
+        ));
+    }
     assembly
         .image
         .ok_or_else(|| format!("{} does not assemble:\n{rendered}", path.display()))
@@ -290,6 +316,19 @@ impl Scenario {
         path: &std::path::Path,
         stdlib: Option<std::path::PathBuf>,
     ) -> Result<(Scenario, String), ScenarioError> {
+        let assembling = Assembling {
+            stdlib,
+            ..Assembling::default()
+        };
+        Scenario::load_text_with(path, &assembling)
+    }
+
+    /// [`Scenario::load_text`], its programs assembled as `assembling`
+    /// says.
+    pub fn load_text_with(
+        path: &std::path::Path,
+        assembling: &Assembling,
+    ) -> Result<(Scenario, String), ScenarioError> {
         let name = crate::files::display(path);
         let text = crate::files::read_input_text(path).map_err(|e| ScenarioError {
             file: name.clone(),
@@ -302,7 +341,7 @@ impl Scenario {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
-        Scenario::from_text_in(&name, &text, &dir, stdlib).map(|scenario| (scenario, text))
+        Scenario::from_text_with(&name, &text, &dir, assembling).map(|scenario| (scenario, text))
     }
 
     /// Checks a scenario given as text whose programs are files relative
@@ -314,13 +353,28 @@ impl Scenario {
         dir: &std::path::Path,
         stdlib: Option<std::path::PathBuf>,
     ) -> Result<Scenario, ScenarioError> {
-        let asm_loader = crate::asm::source::DiskLoader::new(stdlib);
+        let assembling = Assembling {
+            stdlib,
+            ..Assembling::default()
+        };
+        Scenario::from_text_with(file, text, dir, &assembling)
+    }
+
+    /// [`Scenario::from_text_in`], its programs assembled as `assembling`
+    /// says.
+    pub fn from_text_with(
+        file: &str,
+        text: &str,
+        dir: &std::path::Path,
+        assembling: &Assembling,
+    ) -> Result<Scenario, ScenarioError> {
+        let asm_loader = crate::asm::source::DiskLoader::new(assembling.stdlib.clone());
         let programs = |program: &str| {
             let path = dir.join(program);
             if !path.is_file() {
                 return Err(format!("there is no program file {}", path.display()));
             }
-            load_program(&asm_loader, &path)
+            load_program_denying(&asm_loader, &path, assembling.deny_warnings)
         };
         Scenario::from_text(file, text, &programs)
     }

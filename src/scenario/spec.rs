@@ -113,6 +113,9 @@ pub struct ExpectSpec {
     /// Robots checked.
     #[serde(default)]
     pub robot: Vec<Spanned<RobotExpectSpec>>,
+    /// Squares checked: the items lying on them.
+    #[serde(default)]
+    pub square: Vec<Spanned<SquareExpectSpec>>,
     /// `false`: no robot's machine may fail in the steps played (a failed
     /// check for each that does); `true` (the default): failures are
     /// reported as warnings only.
@@ -133,6 +136,19 @@ pub struct RobotExpectSpec {
     /// language (`"[1, 2]"`, `"Move N"`, `"nil"`).
     #[serde(default)]
     pub registers: std::collections::BTreeMap<String, Spanned<String>>,
+}
+
+/// What should lie on one square after some steps.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SquareExpectSpec {
+    /// The square: `[x, y]` or a mark.
+    pub at: Spanned<PositionSpec>,
+    /// After how many steps (default: the expectation's `steps`).
+    pub after: Option<Spanned<u64>>,
+    /// Exactly the items lying there, in any order, written as `[[item]]`
+    /// entries without `at` (`count` for several alike); `[]` for none.
+    pub items: Spanned<Vec<Spanned<ItemSpec>>>,
 }
 
 /// Caps on speeds and register limits. Robots are built only from parts
@@ -183,7 +199,10 @@ pub struct ValuesSpec {
 
 /// A position: `[x, y]`, the name of a mark on the map, or `"random"`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a position: [x, y], a mark on the map (\"A\") or \"random\""
+)]
 pub enum PositionSpec {
     /// Coordinates.
     At([i64; 2]),
@@ -224,7 +243,10 @@ pub struct FrameSpec {
 
 /// A register part.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a register: its limit (16), or { limit = 16, contents = \"[1, 2]\" }"
+)]
 pub enum RegisterSpec {
     /// Just a limit; the contents are Nil.
     Limit(i64),

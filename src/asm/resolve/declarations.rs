@@ -214,9 +214,16 @@ impl Resolver<'_> {
             }
             slots[index] = Some(reg);
         }
+        // Each register without an index takes the first free slot from 3
+        // on; slots only fill, so the search goes on from the last one
+        // taken (linear in the registers, not quadratic).
+        let mut free = 3;
         for reg in rest {
-            match slots.iter().skip(3).position(Option::is_none) {
-                Some(free) => slots[free + 3] = Some(reg),
+            while slots.get(free).is_some_and(Option::is_some) {
+                free += 1;
+            }
+            match slots.get_mut(free) {
+                Some(slot) => *slot = Some(reg),
                 None => slots.push(Some(reg)),
             }
         }

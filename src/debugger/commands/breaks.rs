@@ -3,10 +3,18 @@
 use super::super::Debugger;
 use super::super::conditions::{Condition, Place};
 use super::super::points::{Breakpoint, Settings, Watchpoint};
+use super::super::positions::Position;
 use super::super::source::Program;
-use crate::tree::Tree;
 use rustc_hash::FxHashSet;
 use std::rc::Rc;
+
+/// Where a breakpoint location is: its code nodes, its source positions,
+/// and a description.
+pub(crate) struct Resolved {
+    pub(crate) nodes: FxHashSet<usize>,
+    pub(crate) positions: FxHashSet<Position>,
+    pub(crate) place: String,
+}
 
 impl Debugger {
     /// A register of the focused robot by name or number (`r3`, `3`).
@@ -31,22 +39,13 @@ impl Debugger {
         Condition::parse(text, &self.register_names())
     }
 
-    /// The code nodes a breakpoint location names, and a description.
-    pub(crate) fn resolve(
-        &self,
-        program: &Program,
-        spec: &str,
-    ) -> Result<(FxHashSet<usize>, String), String> {
-        let describe = |tree: &Tree| self.instruction_text(tree);
+    /// The code nodes and source positions a breakpoint location names,
+    /// and a description.
+    pub(crate) fn resolve(&self, program: &Program, spec: &str) -> Result<Resolved, String> {
         // A label, or `NAME+K` as stops print places.
-        let named = program.named(spec);
-        if let Some(first) = named.first() {
-            let text = describe(first);
-            let more = match named.len() {
-                1 => String::new(),
-                n => format!(" (and {} more places)", n - 1),
-            };
-            return Ok((named.iter().map(Tree::node_id).collect(), text + &more));
+        let named = program.named_positions(spec);
+        if !named.is_empty() {
+            return Ok(self.at_positions(program, named, String::new()));
         }
         let Some((left, right)) = spec.rsplit_once(':') else {
             return Err(Self::no_label(program, spec));
@@ -60,19 +59,16 @@ impl Debugger {
         if let Some(file) = program.file_index(left) {
             let no_code = || format!("no code on line {number} of {left} or after it");
             let line = program.next_code_line(file, number).ok_or_else(no_code)?;
-            let (nodes, first) = Self::line_starts(program, file, line);
-            let first = first.ok_or_else(no_code)?;
-            let more = if nodes.len() > 1 {
-                format!(" (and {} more places)", nodes.len() - 1)
-            } else {
-                String::new()
-            };
+            let starts = Self::line_starts(program, file, line);
+            if starts.is_empty() {
+                return Err(no_code());
+            }
             let moved = if line == number {
                 String::new()
             } else {
                 format!(" (line {number} has no code: set on line {line})")
             };
-            return Ok((nodes, format!("{}{more}{moved}", describe(&first))));
+            return Ok(self.at_positions(program, starts, moved));
         }
         // REG:OFFSET.
         let register = self.register_index(left).map_err(|_| {
@@ -85,40 +81,65 @@ impl Debugger {
         let code = program
             .code_at(register, number as usize)
             .ok_or_else(|| format!("register {left} has no instruction at offset {number}"))?;
-        let text = describe(&code);
-        Ok((std::iter::once(code.node_id()).collect(), text))
+        let at = program
+            .label_position(register, number as usize)
+            .filter(|&p| program.positions.node(p) == Some(code.node_id()));
+        let text = self.instruction_text_at(&code, at);
+        Ok(Resolved {
+            nodes: std::iter::once(code.node_id()).collect(),
+            positions: at.into_iter().collect(),
+            place: text,
+        })
     }
 
-    /// The code nodes where line `number` of `file` starts (its own code,
-    /// or the expansions of the macros it invokes), and the first of them.
-    fn line_starts(program: &Program, file: u32, number: u32) -> (FxHashSet<usize>, Option<Tree>) {
-        let on_line = |tree: &Tree| {
-            program.location(tree).is_some_and(|l| {
+    /// A breakpoint at source positions (not empty), described by the
+    /// first and how many more there are.
+    fn at_positions(
+        &self,
+        program: &Program,
+        mut positions: Vec<Position>,
+        note: String,
+    ) -> Resolved {
+        positions.sort_unstable();
+        let first = positions[0];
+        let text = program
+            .positions
+            .code(first)
+            .map_or_else(String::new, |code| {
+                self.instruction_text_at(code, Some(first))
+            });
+        let more = match positions.len() {
+            1 => String::new(),
+            n => format!(" (and {} more places)", n - 1),
+        };
+        Resolved {
+            nodes: positions
+                .iter()
+                .filter_map(|&p| program.positions.node(p))
+                .collect(),
+            positions: positions.into_iter().collect(),
+            place: format!("{text}{more}{note}"),
+        }
+    }
+
+    /// The positions where line `number` of `file` starts: its own code,
+    /// or the expansions of the macros it invokes, where the code before
+    /// is not of that line.
+    fn line_starts(program: &Program, file: u32, number: u32) -> Vec<Position> {
+        let on_line = |p: Position| {
+            program.location_at(p).is_some_and(|l| {
                 (l.file == file && l.line == number)
                     || l.expansion
                         .iter()
                         .any(|s| s.file == file && s.line == number)
             })
         };
-        let mut nodes = FxHashSet::default();
-        let mut first = None;
-        for (tree, p) in &program.instructions() {
-            if !on_line(tree) {
-                continue;
-            }
-            // Only where the line starts: not after an instruction of the
-            // same line in the same register.
-            let previous = p
-                .offset
-                .checked_sub(1)
-                .and_then(|o| program.code_at(p.register, o));
-            if previous.as_ref().is_some_and(on_line) {
-                continue;
-            }
-            first.get_or_insert_with(|| tree.clone());
-            nodes.insert(tree.node_id());
-        }
-        (nodes, first)
+        program
+            .positions
+            .laid()
+            .map(|(p, _)| p)
+            .filter(|&p| on_line(p) && !program.positions.before(p).is_some_and(on_line))
+            .collect()
     }
 
     /// Why a breakpoint spec that is not FILE:LINE or REG:OFFSET names
@@ -161,9 +182,10 @@ impl Debugger {
         } else {
             "Breakpoint"
         };
-        let (nodes, place) = if self.session.focus().is_some() {
+        let (nodes, positions, place) = if self.session.focus().is_some() {
             let program = self.source_program(" to set breakpoints in")?;
-            self.resolve(&program, spec)?
+            let r = self.resolve(&program, spec)?;
+            (r.nodes, r.positions, r.place)
         } else {
             // No robot in focus (the focused one was destroyed): the
             // breakpoint waits for a robot whose program has the place.
@@ -175,7 +197,7 @@ impl Debugger {
             if !found {
                 return Err(format!("no program of the scenario has a place {spec:?}"));
             }
-            (FxHashSet::default(), String::new())
+            (FxHashSet::default(), FxHashSet::default(), String::new())
         };
         let id = self.new_id();
         let text = if place.is_empty() {
@@ -192,6 +214,7 @@ impl Debugger {
             id,
             spec: spec.to_string(),
             nodes,
+            positions,
             place,
             temporary,
             settings: Settings {
@@ -215,11 +238,15 @@ impl Debugger {
         let mut breakpoints = std::mem::take(&mut self.breakpoints);
         for b in &mut breakpoints {
             match program.as_ref().map(|p| self.resolve(p, &b.spec)) {
-                Some(Ok((nodes, place))) => {
-                    b.nodes = nodes;
-                    b.place = place;
+                Some(Ok(r)) => {
+                    b.nodes = r.nodes;
+                    b.positions = r.positions;
+                    b.place = r.place;
                 }
-                _ => b.nodes.clear(),
+                _ => {
+                    b.nodes.clear();
+                    b.positions.clear();
+                }
             }
         }
         self.breakpoints = breakpoints;

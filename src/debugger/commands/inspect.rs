@@ -250,7 +250,7 @@ impl Debugger {
 
     pub(crate) fn list(&mut self, args: &str) -> Result<String, String> {
         let program = self.source_program("")?;
-        let current = program.outer_line(&self.prog());
+        let current = self.line_here(&program);
         let args = args.trim();
         let span = 2 * LIST_CONTEXT;
         let around = |(file, line): (u32, u32)| (file, line.saturating_sub(LIST_CONTEXT).max(1));
@@ -326,9 +326,9 @@ impl Debugger {
         args: &str,
         current: Option<(u32, u32)>,
     ) -> Result<(u32, u32), String> {
-        if let Some(code) = program.named(args).into_iter().next() {
+        if let Some(&p) = program.named_positions(args).first() {
             return program
-                .outer_line(&code)
+                .line_at(p)
                 .ok_or_else(|| format!("{args} has no source line"));
         }
         let (file, line) = match args.rsplit_once(':') {
@@ -348,7 +348,10 @@ impl Debugger {
 
     pub(crate) fn backtrace(&self) -> Result<String, String> {
         let robot = self.session.focused().ok_or("no robot in focus")?;
-        let mut out = vec![format!("#0  {}", self.instruction_text(&self.prog()))];
+        let mut out = vec![format!(
+            "#0  {}",
+            self.instruction_text_at(&self.prog(), self.session.position())
+        )];
         let program = self.program();
         let Some(cs) = program.as_ref().and_then(|p| p.image.callstack) else {
             return Ok(out.join("\n"));
@@ -358,10 +361,22 @@ impl Debugger {
             .get(cs.stack)
             .map(|r| r.contents.clone())
             .unwrap_or_default();
+        // Where the tracker saw each frame pushed (a frame's code may be
+        // shared by several call sites).
+        let pushed = self
+            .session
+            .tracker()
+            .map(|t| t.frames(&stack, 102))
+            .unwrap_or_default();
         for (k, frame) in stack.iter_list().enumerate() {
             // A frame is the code of the `call`'s jump: its location is the
             // call site, and the routine returns to the code after it.
-            out.push(format!("#{}  {}", k + 1, self.instruction_text(frame)));
+            let at = pushed.get(k).copied().flatten();
+            out.push(format!(
+                "#{}  {}",
+                k + 1,
+                self.instruction_text_at(frame, at)
+            ));
             if k >= 100 {
                 out.push(format!("… {} frames in all", stack.list_len()));
                 break;
@@ -459,7 +474,7 @@ impl Debugger {
         // current step is finished first.
         self.session.finish_step();
         let place = self.select(args.trim())?;
-        self.session.set_focus(Some(place));
+        self.set_focus(Some(place));
         self.rebind_breakpoints();
         Ok(format!(
             "Focus on {} (going back before now follows the robot focused then).\n{}",

@@ -49,6 +49,9 @@ impl Debugger {
             .and_then(|p| p.image.callstack)
             .map(|c| c.stack);
         let deepest = self.stack().map_or(0, |(_, s)| depth(&s, usize::MAX)) + 1;
+        // The source position the session's tracker finds for each
+        // instruction as the replay runs it.
+        let positions = self.session.position_cell();
         let mut end = self.session.pos();
         while let Some(start) = self.session.replay_start_before(end) {
             if super::super::INTERRUPT.load(std::sync::atomic::Ordering::Relaxed) {
@@ -70,8 +73,11 @@ impl Debugger {
                     }
                 };
                 let before = seen.last().and_then(|s| s.depth);
+                let at = positions.get();
                 seen.push(Seen {
-                    line: program.as_ref().and_then(|p| p.outer_line(prog)),
+                    line: program
+                        .as_ref()
+                        .and_then(|p| p.position(prog, at).and_then(|x| p.line_at(x))),
                     depth: stack.and_then(register).map(|s| depth(s, deepest)),
                     before,
                 });
@@ -101,7 +107,7 @@ impl Debugger {
     /// anywhere.
     fn line_back(&mut self, frame: bool) -> Option<Pos> {
         let program = self.program()?;
-        let from = program.outer_line(&self.prog());
+        let from = self.line_here(&program);
         // Frames are told by depth: a replay builds the stack's conses
         // anew, so the present stack's nodes are not found in it.
         let outer = frame.then(|| self.stack().map_or(0, |(_, s)| depth(&s, usize::MAX)));
@@ -192,7 +198,7 @@ impl Debugger {
         if args.is_empty() {
             return self.step_ahead();
         }
-        let (nodes, _) = self.resolve(&program, args)?;
+        let nodes = self.resolve(&program, args)?.nodes;
         let returns = self.stack().filter(|(_, s)| !s.is_nil()).map(|(r, s)| {
             let to = s.front().and_then(Tree::back).map_or(0, Tree::node_id);
             (r, tails(&s, false), to)
@@ -206,13 +212,13 @@ impl Debugger {
     /// (or in another file, or in an outer frame), or another stop.
     fn step_ahead(&mut self) -> Result<String, String> {
         let program = self.source_program(": use stepi")?;
-        let start = program.outer_line(&self.prog());
+        let start = self.line_here(&program);
         loop {
-            let from = program.outer_line(&self.prog());
+            let from = self.line_here(&program);
             let frame = self.stack().map(|(r, s)| Frame::new(r, &s));
             let (event, hit) = self.run_probe(Limit::Unlimited, true, Goal::Line { from, frame });
             let goal = matches!((&event, &hit), (Event::Stopped, Some(Hit::Goal)));
-            let now = program.outer_line(&self.prog());
+            let now = self.line_here(&program);
             let back = matches!((start, now), (Some(f), Some(n)) if f.0 == n.0 && n.1 <= f.1);
             if !goal || !back {
                 return Ok(self.stop_report(&event, hit));

@@ -2,7 +2,9 @@
 //! reverse execution, and the profile of a step.
 
 use super::super::points::{Frame, Goal, Hit, Probe, tails};
+use super::super::positions::Position;
 use super::super::session::{Event, Limit, Pos, RunEnd};
+use super::super::source::{LineKey, Program};
 use super::super::{Debugger, catchpoints};
 use crate::machine::MachineError;
 use crate::tree::Tree;
@@ -33,7 +35,7 @@ impl Debugger {
         self.rebind_breakpoints();
         let program = self.program();
         let memory = self.session.focused().map(|r| r.memory.clone());
-        let previous = self.last_run(use_points);
+        let (previous, previous_at) = self.last_run(use_points);
         let (bps, watches) = if use_points {
             (&self.breakpoints[..], &self.watches[..])
         } else {
@@ -47,7 +49,8 @@ impl Debugger {
             program.as_deref(),
             previous,
         )
-        .with_edits(self.session.edits_taken());
+        .with_edits(self.session.edits_taken())
+        .with_positions(self.session.position_cell(), previous_at);
         let catches = if use_points {
             &self.catches[..]
         } else {
@@ -70,23 +73,35 @@ impl Debugger {
         (event, hit)
     }
 
-    /// The code node of the instruction run just before the first one a
-    /// run from here checks: the present one during a step (the run leaves
-    /// it unchecked), else the last one the focused machine ran, found only
-    /// when breakpoints need it (`None` at the start of history).
-    fn last_run(&mut self, for_breakpoints: bool) -> Option<usize> {
+    /// The code node and source position of the instruction run just
+    /// before the first one a run from here checks: the present one during
+    /// a step (the run leaves it unchecked), else the last one the focused
+    /// machine ran, found only when breakpoints need it (`None` at the
+    /// start of history).
+    fn last_run(&mut self, for_breakpoints: bool) -> (Option<usize>, Option<Position>) {
         let here = self.session.pos();
         if !here.is_done() {
-            return Some(self.prog().node_id());
+            return (Some(self.prog().node_id()), self.session.position());
         }
         if !for_breakpoints || self.breakpoints.is_empty() {
-            return None;
+            return (None, None);
         }
-        let before = self.session.previous_instruction()?;
+        let Some(before) = self.session.previous_instruction() else {
+            return (None, None);
+        };
         self.session.goto(before);
         let node = self.prog().node_id();
+        let at = self.session.position();
         self.session.goto(here);
-        Some(node)
+        (Some(node), at)
+    }
+
+    /// The source line shown for the focused machine's next instruction:
+    /// at the position the session's tracker found it.
+    pub(crate) fn line_here(&self, program: &Program) -> Option<LineKey> {
+        program
+            .position(&self.prog(), self.session.position())
+            .and_then(|p| program.line_at(p))
     }
 
     /// What a stop shows: why, where, and the displays.
@@ -220,9 +235,10 @@ impl Debugger {
             .map(|r| r.contents.clone())
             .unwrap_or_default();
         let budget = self.session.run().map_or(0, |r| r.budget);
-        let mut out = format!("{pos} of {budget}: {}", self.instruction_text(&prog));
+        let at = self.session.position();
+        let mut out = format!("{pos} of {budget}: {}", self.instruction_text_at(&prog, at));
         if let Some(program) = self.program()
-            && let Some(key) = program.outer_line(&prog)
+            && let Some(key) = self.line_here(&program)
             && let Some(text) = program.source_line(key)
         {
             out.push_str(&format!("\n{:>5} | {}", key.1, text));
@@ -244,8 +260,10 @@ impl Debugger {
         }
     }
 
-    /// `label+k `instruction` at file:line (macros)` for a piece of code.
-    pub(crate) fn instruction_text(&self, code: &Tree) -> String {
+    /// `label+k `instruction` at file:line (macros)` for a piece of code,
+    /// at the source position `at` when that is one of the code's (else
+    /// at its first).
+    pub(crate) fn instruction_text_at(&self, code: &Tree, at: Option<Position>) -> String {
         if code.is_nil() {
             return "halted (the program register is Nil)".to_string();
         }
@@ -260,10 +278,15 @@ impl Debugger {
         let Some(program) = self.program() else {
             return format!("`{instr}`");
         };
-        match program.name(code) {
+        let position = program.position(code, at);
+        let name = match position {
+            Some(p) => program.name_at(p),
+            None => program.name(code),
+        };
+        match name {
             Some(name) => {
-                let at = program
-                    .location(code)
+                let at = position
+                    .and_then(|p| program.location_at(p))
                     .map_or_else(String::new, |l| format!(" at {}", program.describe(l)));
                 format!("{name} `{instr}`{at}")
             }
@@ -336,7 +359,7 @@ impl Debugger {
         let mut left = n;
         loop {
             left = left.saturating_sub(1);
-            let from = program.outer_line(&self.prog());
+            let from = self.line_here(&program);
             let frame = if over {
                 self.stack().map(|(r, s)| Frame::new(r, &s))
             } else {
@@ -440,7 +463,7 @@ impl Debugger {
                 return Err(Interrupted);
             }
             // The memory and code just before the stretch's first check.
-            let (memory, previous) = if start.is_done() {
+            let (memory, (previous, previous_at)) = if start.is_done() {
                 self.session.goto(start);
                 let memory = self.session.focused().map(|r| r.memory.clone());
                 (memory, self.last_run(true))
@@ -460,10 +483,11 @@ impl Debugger {
                     });
                     let memory = self.session.focused().map(|r| r.memory.clone());
                     let node = self.prog().node_id();
+                    let at = self.session.position();
                     self.session.goto(start);
-                    (memory, Some(node))
+                    (memory, (Some(node), at))
                 } else {
-                    (None, None)
+                    (None, (None, None))
                 }
             };
             // History may hold another robot in focus here.
@@ -478,6 +502,7 @@ impl Debugger {
                 previous,
             )
             .with_edits(self.session.edits_taken())
+            .with_positions(self.session.position_cell(), previous_at)
             .searching();
             let mut found = None;
             let mut skip = false;
@@ -524,7 +549,10 @@ impl Debugger {
             return Err("no complete game step to profile yet: `gstep` first".into());
         }
         let program = self.program();
-        let mut counts: FxHashMap<usize, u64> = FxHashMap::default();
+        // Per instruction (its node, and its source position where the
+        // session's tracker found one).
+        let mut counts: FxHashMap<(usize, Option<Position>), u64> = FxHashMap::default();
+        let at = self.session.position_cell();
         let mut total = 0u64;
         let mut spent = 0u64;
         // Per step: the ticks run before `out` last changed, if it holds a
@@ -535,7 +563,7 @@ impl Debugger {
             let (mut ticks, mut out, mut changed) = (0u64, Tree::NIL, 0u64);
             self.session
                 .advance(Limit::To(Pos::done(step)), false, &mut |prog, memory| {
-                    *counts.entry(prog.node_id()).or_default() += 1;
+                    *counts.entry((prog.node_id(), at.get())).or_default() += 1;
                     let now = memory.get(2).map(|r| &r.contents);
                     if now.is_some_and(|t| *t != out) {
                         out = now.cloned().unwrap_or_default();
@@ -559,10 +587,12 @@ impl Debugger {
         // Node ids to blocks: the label each instruction belongs to.
         let mut blocks: FxHashMap<String, u64> = FxHashMap::default();
         if let Some(program) = &program {
-            for (node, c) in counts {
-                let name = program
-                    .block(node)
-                    .map_or_else(|| "(code built at run time)".to_string(), |b| b.0);
+            for ((node, at), c) in counts {
+                let block = match at.filter(|&p| program.positions.node(p) == Some(node)) {
+                    Some(p) => program.block_at(p),
+                    None => program.block(node),
+                };
+                let name = block.map_or_else(|| "(code built at run time)".to_string(), |b| b.0);
                 *blocks.entry(name).or_default() += c;
             }
         } else {
