@@ -637,9 +637,11 @@ mod library {
             let mut seen = Vec::new();
             for c in &commands {
                 let done = d.execute(c).is_ok();
-                if done && c.starts_with("set ") {
-                    // The present and the future were changed: what was
-                    // seen there is no longer history.
+                if done && (c.starts_with("set ") || c.starts_with("focus ")) {
+                    // The present and the future were changed (a change
+                    // of focus is made after the step, and positions count
+                    // the focused robot's ticks): what was seen there is
+                    // no longer history.
                     let now = d.session.pos();
                     seen.retain(|(_, s): &(String, (Pos, World))| s.0 < now);
                 }
