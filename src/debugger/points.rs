@@ -207,6 +207,9 @@ pub enum Goal {
     Reach {
         /// The code nodes.
         nodes: FxHashSet<usize>,
+        /// The source positions among them (empty: wherever the nodes
+        /// run), as a breakpoint's.
+        positions: FxHashSet<Position>,
         /// The return.
         returns: Option<(usize, FxHashSet<usize>, usize)>,
     },
@@ -515,8 +518,13 @@ impl<'a> Probe<'a> {
                 line.is_some() && line != *from
             }
             Goal::Return { stack, tails, to } => returned(prog, memory, *stack, tails, *to),
-            Goal::Reach { nodes, returns } => {
-                nodes.contains(&prog.node_id())
+            Goal::Reach {
+                nodes,
+                positions,
+                returns,
+            } => {
+                let there = positions.is_empty() || here.is_none_or(|p| positions.contains(&p));
+                (there && nodes.contains(&prog.node_id()))
                     || returns.as_ref().is_some_and(|(stack, tails, to)| {
                         returned(prog, memory, *stack, tails, *to)
                     })

@@ -198,12 +198,16 @@ impl Debugger {
         if args.is_empty() {
             return self.step_ahead();
         }
-        let nodes = self.resolve(&program, args)?.nodes;
+        let place = self.resolve(&program, args)?;
         let returns = self.stack().filter(|(_, s)| !s.is_nil()).map(|(r, s)| {
             let to = s.front().and_then(Tree::back).map_or(0, Tree::node_id);
             (r, tails(&s, false), to)
         });
-        let goal = Goal::Reach { nodes, returns };
+        let goal = Goal::Reach {
+            nodes: place.nodes,
+            positions: place.positions,
+            returns,
+        };
         let (event, hit) = self.run_probe(Limit::Unlimited, true, goal);
         Ok(self.stop_report(&event, hit))
     }
