@@ -689,10 +689,10 @@ mod library {
             for c in &commands {
                 let done = d.execute(c).is_ok();
                 if done && (c.starts_with("set ") || c.starts_with("focus ")) {
-                    // The present and the future were changed (another
-                    // robot's machine runs under control in the steps
-                    // after a `focus`): what was seen there is no longer
-                    // history.
+                    // The present and the future were changed (a change
+                    // of focus is made after the step, and positions count
+                    // the focused robot's ticks): what was seen there is
+                    // no longer history.
                     let now = d.session.pos();
                     seen.retain(|(_, s): &(String, (Pos, World))| s.0 < now);
                 }

@@ -49,6 +49,9 @@ impl Debugger {
             .and_then(|p| p.image.callstack)
             .map(|c| c.stack);
         let deepest = self.stack().map_or(0, |(_, s)| depth(&s, usize::MAX)) + 1;
+        // The source position the session's tracker finds for each
+        // instruction as the replay runs it.
+        let positions = self.session.position_cell();
         let mut end = self.session.pos();
         while let Some(start) = self.session.replay_start_before(end) {
             if super::super::INTERRUPT.load(std::sync::atomic::Ordering::Relaxed) {
@@ -61,9 +64,6 @@ impl Debugger {
                 (start.step, start.tick)
             };
             let mut seen: Vec<Seen> = Vec::new();
-            // The session's tracker names the source position of each
-            // instruction (code that several places share included).
-            let at = self.session.position_cell();
             let mut note = |prog: &Tree, memory: &[Register]| {
                 let register = |r: usize| {
                     if r == 0 {
@@ -73,10 +73,11 @@ impl Debugger {
                     }
                 };
                 let before = seen.last().and_then(|s| s.depth);
+                let at = positions.get();
                 seen.push(Seen {
                     line: program
                         .as_ref()
-                        .and_then(|p| p.position(prog, at.get()).and_then(|q| p.line_at(q))),
+                        .and_then(|p| p.position(prog, at).and_then(|x| p.line_at(x))),
                     depth: stack.and_then(register).map(|s| depth(s, deepest)),
                     before,
                 });
