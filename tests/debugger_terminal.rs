@@ -225,3 +225,33 @@ fn a_long_run_shows_a_progress_bar_in_a_terminal() {
     );
     tmux.keys(&["C-c"]);
 }
+
+/// A long `gstep` in the debugger counts the game steps played on a
+/// terminal, and Ctrl-C stops it.
+#[test]
+fn a_long_gstep_shows_its_progress_in_a_terminal() {
+    let dir = scratch_dir("gstep_progress");
+    let walker = example("walker.cta");
+    let scenario = dir.join("many.toml");
+    std::fs::write(
+        &scenario,
+        format!(
+            "steps = 100\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 100\nprogram = {:?}\n",
+            walker.display().to_string()
+        ),
+    )
+    .unwrap();
+    let command = format!(
+        "CONSTREE_HISTORY={} {} debug {}",
+        dir.join("history").display(),
+        env!("CARGO_BIN_EXE_constree"),
+        scenario.display()
+    );
+    let name = format!("constree-gstep-{}", std::process::id());
+    let tmux = Tmux::start(&name, &command);
+    tmux.wait_for("(at the start)");
+    tmux.text("gstep 100000000");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("game steps played");
+    tmux.interrupt_until("Interrupted.");
+}

@@ -9,7 +9,7 @@ use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::debugger::commands::{COMMANDS, Outcome};
 use crate::debugger::view::{Format, ValueType};
-use crate::debugger::{Debugger, INTERRUPT};
+use crate::debugger::{Debugger, INTERRUPT, STEPS_BEGUN};
 use crate::scenario::replay::Replay;
 use crate::scenario::{Scenario, builtin, load_program_denying};
 use rustyline::completion::Completer;
@@ -307,7 +307,7 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
                 on_interrupt as *const () as libc::sighandler_t,
             );
         }
-        match debugger.execute(&line) {
+        match with_progress(|| debugger.execute(&line)) {
             Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
             Ok(Outcome::Output(_)) => {}
             Ok(Outcome::Quit) => break,
@@ -318,6 +318,36 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
         let _ = editor.save_history(h);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs a command while a thread counts the game steps it plays
+/// ([`STEPS_BEGUN`]) on a progress counter (drawn after a second, on a
+/// terminal, as every progress bar).
+fn with_progress<T>(command: impl FnOnce() -> T) -> T {
+    use std::sync::mpsc::{RecvTimeoutError, channel};
+    let (finished, wait) = channel::<()>();
+    let start = STEPS_BEGUN.load(Ordering::Relaxed);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let progress = super::style::Progress::counter(
+                "{spinner} {pos} game steps played, {elapsed} (Ctrl-C stops)",
+            );
+            let mut shown = start;
+            // Until the command ends (the sender is dropped).
+            while let Err(RecvTimeoutError::Timeout) =
+                wait.recv_timeout(std::time::Duration::from_millis(100))
+            {
+                let now = STEPS_BEGUN.load(Ordering::Relaxed);
+                if now > shown {
+                    progress.inc(now - shown);
+                    shown = now;
+                }
+            }
+        });
+        let result = command();
+        drop(finished);
+        result
+    })
 }
 
 /// Completion of commands, labels, registers, robots and formats; hints

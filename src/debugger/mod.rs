@@ -33,6 +33,10 @@ use std::sync::atomic::AtomicBool;
 /// Set by the Ctrl-C handler: a long run stops at the next check.
 pub static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
+/// Game steps begun by any session, ever: a front end watches it to show
+/// the progress of a long command (`gstep 2000000`).
+pub static STEPS_BEGUN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// A game under the debugger, with everything the user has set up.
 pub struct Debugger {
     /// The game.

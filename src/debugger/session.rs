@@ -493,6 +493,7 @@ impl Session {
     /// of the new step (or its end, when there is no focused machine to run).
     pub fn begin_step(&mut self) {
         debug_assert!(self.pos.is_done());
+        super::STEPS_BEGUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let world = std::mem::take(&mut self.world);
         let shape = world.shape();
         let focus = self.focus;
