@@ -556,3 +556,26 @@ fn setup_installs_man_pages_and_completions() {
     assert!(out.status.success(), "{out:?}");
     assert!(cli_common::text(&out.stdout).contains("constree"));
 }
+
+/// Names from a scenario reach the debugger's transcript with their
+/// control characters escaped, whatever command prints them.
+#[test]
+fn the_debugger_escapes_control_characters_in_what_it_prints() {
+    let dir = cli_common::scratch_dir("debug_escapes");
+    std::fs::write(
+        dir.join("game.toml"),
+        format!(
+            "name = \"Esc\\u001b[2J\"\nsteps = 2\n[world]\nmap = \"\"\"\nA.\n\"\"\"\n[[robot]]\nname = \"r\\u001b[31mred\"\nat = \"A\"\nprogram = {:?}\n",
+            cli_common::arg(&cli_common::example("walker.cta"))
+        ),
+    )
+    .unwrap();
+    let game = dir.join("game.toml");
+    let out = cli_common::constree(
+        &["debug", cli_common::arg(&game), "--batch", "-"],
+        "info robot\nrobots\nscore\nfocus r\u{1b}[31mred\ngstep\nprint \u{1b}[2J\n",
+    );
+    let printed = cli_common::text(&out.stdout);
+    assert!(!printed.contains('\u{1b}'), "{printed:?}");
+    assert!(printed.contains("r\\u{1b}[31mred"), "{printed}");
+}

@@ -196,6 +196,24 @@ pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
     }
 }
 
+/// Prints what a command gave, with control characters escaped (names
+/// and values from files reach the terminal as text, never as escape
+/// sequences; the debugger's own output has none); whether it quits and
+/// whether it failed.
+fn report(result: Result<Outcome, String>, error_label: &str) -> (bool, bool) {
+    use crate::files::escape_controls;
+    match result {
+        Ok(Outcome::Output(text)) if !text.is_empty() => println!("{}", escape_controls(&text)),
+        Ok(Outcome::Output(_)) => {}
+        Ok(Outcome::Quit) => return (true, false),
+        Err(e) => {
+            println!("{error_label} {}", escape_controls(&e));
+            return (false, true);
+        }
+    }
+    (false, false)
+}
+
 /// Runs commands from a file or a pipe; a plain, deterministic transcript.
 fn batch(debugger: &mut Debugger, lines: impl Iterator<Item = String>) -> ExitCode {
     println!("{}", banner(debugger));
@@ -205,15 +223,11 @@ fn batch(debugger: &mut Debugger, lines: impl Iterator<Item = String>) -> ExitCo
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        println!("> {line}");
-        match debugger.execute(line) {
-            Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
-            Ok(Outcome::Output(_)) => {}
-            Ok(Outcome::Quit) => break,
-            Err(e) => {
-                println!("error: {e}");
-                failed = true;
-            }
+        println!("> {}", crate::files::escape_controls(line));
+        let (quit, error) = report(debugger.execute(line), "error:");
+        failed |= error;
+        if quit {
+            break;
         }
     }
     if let Err(e) = debugger.unclosed_block("the commands") {
@@ -251,16 +265,6 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
         let _ = editor.load_history(h);
     }
     println!("{}", banner(debugger));
-    for line in first {
-        println!("> {line}");
-        match debugger.execute(line) {
-            Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
-            Ok(Outcome::Output(_)) => {}
-            Ok(Outcome::Quit) => return Ok(ExitCode::SUCCESS),
-            Err(e) => println!("\x1b[31merror:\x1b[0m {e}"),
-        }
-    }
-    let mut last = String::new();
     let colour = super::style::colour(super::style::Stream::Stdout);
     let paint = |code: &str, text: &str| {
         if colour {
@@ -269,6 +273,13 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
             text.to_string()
         }
     };
+    for line in first {
+        println!("> {}", crate::files::escape_controls(line));
+        if report(debugger.execute(line), &paint("31", "error:")).0 {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let mut last = String::new();
     loop {
         let prompt = if debugger.reading_block() {
             ">".to_string()
@@ -307,11 +318,13 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
                 on_interrupt as *const () as libc::sighandler_t,
             );
         }
-        match with_progress(|| debugger.execute(&line)) {
-            Ok(Outcome::Output(text)) if !text.is_empty() => println!("{text}"),
-            Ok(Outcome::Output(_)) => {}
-            Ok(Outcome::Quit) => break,
-            Err(e) => println!("{} {e}", paint("31", "error:")),
+        if report(
+            with_progress(|| debugger.execute(&line)),
+            &paint("31", "error:"),
+        )
+        .0
+        {
+            break;
         }
     }
     if let Some(h) = &history {
