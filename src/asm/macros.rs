@@ -234,6 +234,9 @@ impl Expander<'_> {
     fn file(&mut self, file: FileId, out: &mut Vec<Item>, include_depth: usize) {
         let (lines, diagnostics) = parse_file(file, &self.out.sources.get(file).text);
         self.out.diagnostics.extend(diagnostics);
+        // Most lines give one item: room for them at once, rather than
+        // doubling (and copying) through a program of millions of lines.
+        out.reserve(lines.len());
         self.lines(&lines, &Scope::default(), out, include_depth, file);
     }
 
