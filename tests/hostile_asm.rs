@@ -223,6 +223,27 @@ fn many_register_declarations_assemble() {
 }
 
 #[test]
+fn statements_stay_small() {
+    // Every line of a program is held as a statement, then as an expanded
+    // item: at these sizes 200,000 `reg` lines fit in a few hundred MiB.
+    // A new field or variant that regrows them fails here first.
+    use constree::asm::{ast, macros};
+    use std::mem::size_of;
+    let sizes = [
+        ("Expr", size_of::<ast::Expr>(), 80),
+        ("Stmt", size_of::<ast::Stmt>(), 80),
+        ("Line", size_of::<ast::Line>(), 96),
+        ("Item", size_of::<macros::Item>(), 128),
+    ];
+    for (name, size, most) in sizes {
+        assert!(
+            size <= most,
+            "{name} is {size} bytes, more than {most}: {sizes:?}"
+        );
+    }
+}
+
+#[test]
 fn a_long_chain_of_calls_is_checked_without_recursion() {
     // The call-stack check follows the chain of calls: 20,000 routines
     // deep once took quadratic memory (over 1 GiB), 100,000 overflowed the

@@ -150,6 +150,9 @@ pub enum ModuleRef {
 }
 
 /// One statement (one logical line, or the label in front of one).
+///
+/// Programs may have millions of statements: expressions are boxed so that
+/// every statement costs about as much as the smallest (see the size test).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stmt {
     /// `name:`
@@ -166,25 +169,25 @@ pub enum Stmt {
         /// The register's name.
         name: Name,
         /// An explicit index.
-        index: Option<Expr>,
+        index: Option<Box<Expr>>,
         /// The limit (`None`: the default; `Some(None)`: `auto`).
-        limit: Option<Option<Expr>>,
+        limit: Option<Option<Box<Expr>>>,
         /// Initial contents.
-        init: Option<Expr>,
+        init: Option<Box<Expr>>,
     },
     /// `resize NAME LIMIT`: a new limit for a declared register.
     Resize {
         /// The register.
         name: Name,
         /// Its new limit.
-        limit: Expr,
+        limit: Box<Expr>,
     },
     /// `const NAME = VALUE`
     Const {
         /// The constant.
         name: Name,
         /// Its value.
-        value: Expr,
+        value: Box<Expr>,
     },
     /// `macro NAME [PARAM, ...]` (the body follows, up to `end`).
     Macro {
@@ -194,7 +197,7 @@ pub enum Stmt {
         params: Vec<Name>,
     },
     /// `if CONDITION`
-    If(Expr),
+    If(Box<Expr>),
     /// `else`
     Else,
     /// `end`
@@ -218,9 +221,9 @@ pub enum Stmt {
         /// The register.
         name: Name,
         /// An explicit index.
-        index: Option<Expr>,
+        index: Option<Box<Expr>>,
         /// Its limit (`None`: the size of its code).
-        limit: Option<Expr>,
+        limit: Option<Box<Expr>>,
     },
     /// `tail NAME`: inside a block, the code continues with the contents of
     /// another register.

@@ -273,7 +273,7 @@ pub fn expression_depth(line: &[(Token<'_>, Span)], cap: usize) -> Option<Span> 
 /// Ends a logical line: keeps it, unless an error dropped it or it is too
 /// deep an expression (reported).
 fn finish_line<'src>(
-    line: Line<'src>,
+    mut line: Line<'src>,
     dropped: bool,
     lines: &mut Vec<Line<'src>>,
     errors: &mut Vec<Diagnostic>,
@@ -294,6 +294,8 @@ fn finish_line<'src>(
         );
         return;
     }
+    // A file may have millions of lines: each keeps only the room it uses.
+    line.shrink_to_fit();
     lines.push(line);
 }
 

@@ -234,6 +234,9 @@ impl Expander<'_> {
     fn file(&mut self, file: FileId, out: &mut Vec<Item>, include_depth: usize) {
         let (lines, diagnostics) = parse_file(file, &self.out.sources.get(file).text);
         self.out.diagnostics.extend(diagnostics);
+        // Most lines give one item: room for them at once, rather than
+        // doubling (and copying) through a program of millions of lines.
+        out.reserve(lines.len());
         self.lines(&lines, &Scope::default(), out, include_depth, file);
     }
 
@@ -363,7 +366,7 @@ impl Expander<'_> {
                     }
                     let mut value = value.clone();
                     substitute(&mut value, scope, &global_label);
-                    self.define_const(name, value);
+                    self.define_const(name, *value);
                 }
                 Stmt::Label(name) => {
                     let renamed = local_name(&name.text, scope, &global_label);
@@ -919,12 +922,17 @@ fn statement_exprs(stmt: &Stmt) -> Vec<&Expr> {
         Stmt::Reg {
             index, limit, init, ..
         } => index
-            .iter()
-            .chain(limit.iter().flatten())
-            .chain(init.iter())
+            .as_deref()
+            .into_iter()
+            .chain(limit.iter().flatten().map(|e| &**e))
+            .chain(init.as_deref())
             .collect(),
         Stmt::Resize { limit, .. } => vec![limit],
-        Stmt::Block { index, limit, .. } => index.iter().chain(limit.iter()).collect(),
+        Stmt::Block { index, limit, .. } => index
+            .as_deref()
+            .into_iter()
+            .chain(limit.as_deref())
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -932,6 +940,7 @@ fn statement_exprs(stmt: &Stmt) -> Vec<&Expr> {
 /// [`substitute`] over a statement.
 fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<String>) {
     let e = |x: &mut Expr| substitute(x, scope, g);
+    let b = |x: &mut Box<Expr>| substitute(x, scope, g);
     let n = |x: &mut Name| substitute_name(x, scope, g);
     match stmt {
         Stmt::Op { args, .. } => args.iter_mut().for_each(e),
@@ -942,9 +951,9 @@ fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<String>) {
             init,
         } => {
             n(name);
-            index.iter_mut().for_each(e);
-            limit.iter_mut().flatten().for_each(e);
-            init.iter_mut().for_each(e);
+            index.iter_mut().for_each(b);
+            limit.iter_mut().flatten().for_each(b);
+            init.iter_mut().for_each(b);
         }
         Stmt::Resize { name, limit } => {
             n(name);
@@ -957,8 +966,8 @@ fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<String>) {
         }
         Stmt::Block { name, index, limit } => {
             n(name);
-            index.iter_mut().for_each(e);
-            limit.iter_mut().for_each(e);
+            index.iter_mut().for_each(b);
+            limit.iter_mut().for_each(b);
         }
         _ => {}
     }

@@ -22,7 +22,8 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Line>, Vec<Diagnostic>) {
     let mut tokens: Vec<(Token<'_>, SimpleSpan)> =
         Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
     let mut starts = Vec::with_capacity(lines.len());
-    for line in &lines {
+    // Each line is freed once copied, before the parser allocates.
+    for line in lines {
         starts.push(tokens.len());
         tokens.extend(line.iter().map(|&(t, s)| (t, SimpleSpan::from(s.range()))));
         let end = line.last().map_or(0, |t| t.1.end as usize);
@@ -422,14 +423,24 @@ where
         expr.clone()
             .delimited_by(just(Token::LParen), just(Token::RParen)),
     ));
-    let index = just(Token::At).ignore_then(index_value).or_not();
-    let limit = keyword("auto").to(None).or(expr.clone().map(Some));
+    let index = just(Token::At)
+        .ignore_then(index_value)
+        .map(Box::new)
+        .or_not();
+    let limit = keyword("auto")
+        .to(None)
+        .or(expr.clone().map(|e| Some(Box::new(e))));
 
     let reg = keyword("reg")
         .ignore_then(name.clone())
         .then(index.clone())
         .then(limit.or_not())
-        .then(just(Token::Eq).ignore_then(expr.clone()).or_not())
+        .then(
+            just(Token::Eq)
+                .ignore_then(expr.clone())
+                .map(Box::new)
+                .or_not(),
+        )
         .map(|(((name, index), limit), init)| Stmt::Reg {
             name,
             index,
@@ -438,12 +449,12 @@ where
         });
     let resize = keyword("resize")
         .ignore_then(name.clone())
-        .then(expr.clone())
+        .then(expr.clone().map(Box::new))
         .map(|(name, limit)| Stmt::Resize { name, limit });
     let constant = keyword("const")
         .ignore_then(name.clone())
         .then_ignore(just(Token::Eq))
-        .then(expr.clone())
+        .then(expr.clone().map(Box::new))
         .map(|(name, value)| Stmt::Const { name, value });
     let macro_def = keyword("macro")
         .ignore_then(name.clone())
@@ -453,7 +464,9 @@ where
                 .collect::<Vec<_>>(),
         )
         .map(|(name, params)| Stmt::Macro { name, params });
-    let conditional = keyword("if").ignore_then(expr.clone()).map(Stmt::If);
+    let conditional = keyword("if")
+        .ignore_then(expr.clone())
+        .map(|e| Stmt::If(Box::new(e)));
     let otherwise = keyword("else").to(Stmt::Else);
     let end_block = keyword("end").to(Stmt::End);
     let use_ = keyword("use").ignore_then(module()).map(Stmt::Use);
@@ -467,7 +480,7 @@ where
     let block = keyword("block")
         .ignore_then(name.clone())
         .then(index)
-        .then(expr.clone().or_not())
+        .then(expr.clone().map(Box::new).or_not())
         .map(|((name, index), limit)| Stmt::Block { name, index, limit });
     let tail = keyword("tail").ignore_then(name.clone()).map(Stmt::Tail);
     let op = name

@@ -5,6 +5,10 @@ use super::*;
 use crate::asm::ast::{Name, Stmt};
 use crate::asm::eval::{Env, Value, eval};
 
+/// A declared register (taken out when it is placed) and the index it asks
+/// for, with where.
+type Declaration = (Option<RegInfo>, Option<(i64, Span)>);
+
 impl Resolver<'_> {
     pub(super) fn predeclare(&mut self) {
         for (name, limit) in [
@@ -62,7 +66,7 @@ impl Resolver<'_> {
     pub(super) fn declarations(&mut self) {
         let expansion = self.expansion;
         let mut configured = [false; 3];
-        let mut declared: Vec<(RegInfo, Option<(i64, Span)>)> = Vec::new();
+        let mut declared: Vec<Declaration> = Vec::new();
         for (_, item) in all_items(expansion) {
             let (name, index, limit, init, is_block) = match &item.stmt {
                 Stmt::Reg {
@@ -70,9 +74,15 @@ impl Resolver<'_> {
                     index,
                     limit,
                     init,
-                } => (name, index, limit.clone(), init.clone(), false),
+                } => (
+                    name,
+                    index,
+                    limit.as_ref().map(|l| l.as_deref()),
+                    init.clone(),
+                    false,
+                ),
                 Stmt::Block { name, index, limit } => {
-                    (name, index, Some(limit.clone()), None, true)
+                    (name, index, Some(limit.as_deref()), None, true)
                 }
                 _ => continue,
             };
@@ -80,7 +90,7 @@ impl Resolver<'_> {
                 None if is_block => LimitSpec::Auto,
                 None => LimitSpec::Default(DEFAULT_LIMIT),
                 Some(None) => LimitSpec::Auto,
-                Some(Some(e)) => match self.constant_int(&e) {
+                Some(Some(e)) => match self.constant_int(e) {
                     Some(n) => LimitSpec::Given(n, e.span),
                     None => LimitSpec::Default(DEFAULT_LIMIT),
                 },
@@ -136,7 +146,7 @@ impl Resolver<'_> {
                 init,
                 role,
             };
-            declared.push((reg, index));
+            declared.push((Some(reg), index));
         }
         self.place(declared);
         self.resizes();
@@ -182,13 +192,16 @@ impl Resolver<'_> {
     }
 
     /// Gives declared registers their indices: explicit ones first, then the
-    /// others in order, each at the lowest free index.
-    fn place(&mut self, declared: Vec<(RegInfo, Option<(i64, Span)>)>) {
-        let mut slots: Vec<Option<RegInfo>> = vec![None; 3];
+    /// others in order, each at the lowest free index. Declarations are
+    /// moved once, into the registers (a program may declare millions).
+    fn place(&mut self, mut declared: Vec<Declaration>) {
+        // Which declaration each register index holds (a position in
+        // `declared`), and the declarations still without one.
+        let mut slots: Vec<Option<usize>> = vec![None; 3];
         let mut rest = Vec::new();
-        for (reg, index) in declared {
-            let Some((index, span)) = index else {
-                rest.push(reg);
+        for (k, (_, index)) in declared.iter().enumerate() {
+            let Some((index, span)) = *index else {
+                rest.push(k);
                 continue;
             };
             let bad = !(3..=1_000_000).contains(&index);
@@ -205,36 +218,39 @@ impl Resolver<'_> {
                     "already taken"
                 });
                 self.diagnostics.push(d);
-                rest.push(reg);
+                rest.push(k);
                 continue;
             }
             let index = index as usize;
             if slots.len() <= index {
                 slots.resize(index + 1, None);
             }
-            slots[index] = Some(reg);
+            slots[index] = Some(k);
         }
         // Each register without an index takes the first free slot from 3
         // on; slots only fill, so the search goes on from the last one
         // taken (linear in the registers, not quadratic).
         let mut free = 3;
-        for reg in rest {
+        for k in rest {
             while slots.get(free).is_some_and(Option::is_some) {
                 free += 1;
             }
             match slots.get_mut(free) {
-                Some(slot) => *slot = Some(reg),
-                None => slots.push(Some(reg)),
+                Some(slot) => *slot = Some(k),
+                None => slots.push(Some(k)),
             }
         }
+        self.out.registers.reserve(slots.len().saturating_sub(3));
         for (i, slot) in slots.into_iter().enumerate().skip(3) {
-            let reg = slot.unwrap_or_else(|| RegInfo {
-                name: format!("r{i}"),
-                span: None,
-                limit: LimitSpec::Default(0),
-                init: None,
-                role: Role::Declared,
-            });
+            let reg = slot
+                .and_then(|k| declared[k].0.take())
+                .unwrap_or_else(|| RegInfo {
+                    name: format!("r{i}"),
+                    span: None,
+                    limit: LimitSpec::Default(0),
+                    init: None,
+                    role: Role::Declared,
+                });
             if let Some((symbol, _)) = self.names.get_mut(&reg.name) {
                 *symbol = Symbol::Register(i);
             }

@@ -123,7 +123,7 @@ pub struct RegInfo {
     /// Its limit.
     pub limit: LimitSpec,
     /// Its initial contents, if declared with a value.
-    pub init: Option<Expr>,
+    pub init: Option<Box<Expr>>,
     /// What it is for.
     pub role: Role,
 }

@@ -135,7 +135,7 @@ const DEFAULT_OUTPUT_LIMIT: i64 = 1024;
 struct Declared<'e> {
     name: &'e Name,
     index: Option<&'e Expr>,
-    limit: Option<&'e Option<Expr>>,
+    limit: Option<Option<&'e Expr>>,
     init: Option<&'e Expr>,
 }
 
@@ -182,9 +182,9 @@ impl Program {
                     init,
                 } => declared.push(Declared {
                     name,
-                    index: index.as_ref(),
-                    limit: limit.as_ref(),
-                    init: init.as_ref(),
+                    index: index.as_deref(),
+                    limit: limit.as_ref().map(|l| l.as_deref()),
+                    init: init.as_deref(),
                 }),
                 Stmt::Resize { name, limit } => resizes.push((name, limit)),
                 Stmt::Entry(name) if entry.is_none() => entry = Some(name),
