@@ -99,18 +99,17 @@ impl Drop for Tmux {
     }
 }
 
-#[test]
-fn prompt_completion_and_interrupt_in_a_terminal() {
-    let dir = scratch_dir("debugger_terminal");
-    let walker = example("walker.cta");
-    // A robot with two billion ticks a step: `continue` runs for many
-    // seconds unless interrupted.
-    let scenario = dir.join("long.toml");
+/// The debugger in tmux on a scenario of `examples/walker.cta` running
+/// `speed` ticks a step, its history file in the test's folder; at its
+/// first prompt.
+fn debug_walker(test: &str, speed: u64) -> (std::path::PathBuf, Tmux) {
+    let dir = scratch_dir(test);
+    let scenario = dir.join("walker.toml");
     std::fs::write(
         &scenario,
         format!(
-            "steps = 100\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 2000000000\nprogram = {:?}\n[limits]\nspeed = 2000000000\n",
-            walker.display().to_string()
+            "steps = 100\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = {speed}\nprogram = {:?}\n[limits]\nspeed = {speed}\n",
+            example("walker.cta").display().to_string()
         ),
     )
     .unwrap();
@@ -120,9 +119,17 @@ fn prompt_completion_and_interrupt_in_a_terminal() {
         env!("CARGO_BIN_EXE_constree"),
         scenario.display()
     );
-    let name = format!("constree-test-{}", std::process::id());
-    let tmux = Tmux::start(&name, &command);
+    let tmux = Tmux::start(&format!("constree-{test}-{}", std::process::id()), &command);
     tmux.wait_for("(at the start)");
+    (dir, tmux)
+}
+
+#[test]
+fn prompt_completion_and_interrupt_in_a_terminal() {
+    // A robot with two billion ticks a step: `continue` runs for many
+    // seconds unless interrupted.
+    let (dir, tmux) = debug_walker("debugger_terminal", 2_000_000_000);
+    let name = tmux.session.clone();
     // `info ` and Tab twice: its subcommands, not the labels.
     tmux.text("info ");
     tmux.keys(&["Tab", "Tab"]);
@@ -230,26 +237,7 @@ fn a_long_run_shows_a_progress_bar_in_a_terminal() {
 /// terminal, and Ctrl-C stops it.
 #[test]
 fn a_long_gstep_shows_its_progress_in_a_terminal() {
-    let dir = scratch_dir("gstep_progress");
-    let walker = example("walker.cta");
-    let scenario = dir.join("many.toml");
-    std::fs::write(
-        &scenario,
-        format!(
-            "steps = 100\n[world]\nsize = [3, 3]\n[[robot]]\nname = \"walker\"\nat = [0, 0]\nspeed = 100\nprogram = {:?}\n",
-            walker.display().to_string()
-        ),
-    )
-    .unwrap();
-    let command = format!(
-        "CONSTREE_HISTORY={} {} debug {}",
-        dir.join("history").display(),
-        env!("CARGO_BIN_EXE_constree"),
-        scenario.display()
-    );
-    let name = format!("constree-gstep-{}", std::process::id());
-    let tmux = Tmux::start(&name, &command);
-    tmux.wait_for("(at the start)");
+    let (_, tmux) = debug_walker("gstep_progress", 100);
     tmux.text("gstep 100000000");
     tmux.keys(&["Enter"]);
     tmux.wait_for("game steps played");
