@@ -7,26 +7,29 @@ mod cli_common;
 use cli_common::{constree, scratch_dir, text};
 use std::path::Path;
 
-/// Every `tests/debugger/*.dbg` script, run in batch mode; its first line
-/// `# args: ...` gives the command line. The transcript and the exit code
-/// are golden.
-#[test]
-fn scripted_sessions() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/debugger");
+/// Runs every `.dbg` script of `folder` (under the repository) in batch
+/// mode, its first line `# args: ...` giving the command line (with each
+/// `{KEY}` of `substitutions` replaced), and checks each transcript and
+/// exit code against the golden `PREFIX_NAME` snapshot. Gives the count.
+fn golden_scripts(folder: &str, prefix: &str, substitutions: &[(&str, &str)]) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut scripts: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "dbg"))
         .collect();
     scripts.sort();
-    assert!(scripts.len() >= 6);
-    for script in scripts {
-        let body = std::fs::read_to_string(&script).unwrap();
-        let args = body
+    for script in &scripts {
+        let body = std::fs::read_to_string(script).unwrap();
+        let mut args = body
             .lines()
             .next()
             .and_then(|l| l.strip_prefix("# args:"))
-            .expect("a script starts with `# args:`");
+            .expect("a script starts with `# args:`")
+            .to_string();
+        for (key, value) in substitutions {
+            args = args.replace(&format!("{{{key}}}"), value);
+        }
         let rel = script.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
         let rel = rel.to_str().unwrap().trim_start_matches('/');
         let mut argv = vec!["debug"];
@@ -41,8 +44,17 @@ fn scripted_sessions() {
             out.status.code().unwrap_or(-1)
         );
         let name = script.file_stem().unwrap().to_str().unwrap().to_string();
-        insta::assert_snapshot!(format!("debug_{name}"), transcript);
+        insta::assert_snapshot!(format!("{prefix}_{name}"), transcript);
     }
+    scripts.len()
+}
+
+/// Every `tests/debugger/*.dbg` script, run in batch mode; its first line
+/// `# args: ...` gives the command line. The transcript and the exit code
+/// are golden.
+#[test]
+fn scripted_sessions() {
+    assert!(golden_scripts("tests/debugger", "debug", &[]) >= 6);
 }
 
 /// Every `tests/debugger/recorded/*.dbg` script, on recorded games: its
@@ -69,38 +81,8 @@ fn scripted_sessions_on_recorded_games() {
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/debugger/recorded");
-    let mut scripts: Vec<_> = std::fs::read_dir(&scripts)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "dbg"))
-        .collect();
-    scripts.sort();
-    assert!(!scripts.is_empty());
-    for script in scripts {
-        let body = std::fs::read_to_string(&script).unwrap();
-        let args = body
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("# args:"))
-            .expect("a script starts with `# args:`")
-            .replace("{arena}", arena.to_str().unwrap());
-        let rel = script.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
-        let rel = rel.to_str().unwrap().trim_start_matches('/');
-        let mut argv = vec!["debug"];
-        argv.extend(args.split_whitespace());
-        argv.extend(["--batch", rel]);
-        let out = constree(&argv, "");
-        let stderr = text(&out.stderr);
-        assert!(!stderr.contains("panicked"), "{stderr}");
-        let transcript = format!(
-            "{}exit code: {}\n{stderr}",
-            text(&out.stdout),
-            out.status.code().unwrap_or(-1)
-        );
-        let name = script.file_stem().unwrap().to_str().unwrap().to_string();
-        insta::assert_snapshot!(format!("debug_recorded_{name}"), transcript);
-    }
+    let recorded = [("arena", arena.to_str().unwrap())];
+    assert!(golden_scripts("tests/debugger/recorded", "debug_recorded", &recorded) >= 1);
     positions_printed_in_stops_are_breakpoint_locations(&arena);
 }
 
