@@ -475,17 +475,7 @@ impl Session {
     }
 
     fn memory_mut(&mut self) -> Option<&mut Memory> {
-        let (cell, k) = self.focus?;
-        Some(
-            &mut self
-                .world
-                .cells
-                .get_mut(cell)?
-                .as_mut()?
-                .robots
-                .get_mut(k)?
-                .memory,
-        )
+        robot_memory(&mut self.world, self.focus?)
     }
 
     /// Runs the next game step up to the focused machine: every phase of the
@@ -633,15 +623,7 @@ impl Session {
         skip_first: bool,
         stop: StopTest<'_>,
     ) -> Option<(u64, Pause)> {
-        let (cell, k) = self.focus?;
-        let memory = &mut self
-            .world
-            .cells
-            .get_mut(cell)?
-            .as_mut()?
-            .robots
-            .get_mut(k)?
-            .memory;
+        let memory = robot_memory(&mut self.world, self.focus?)?;
         let Some(tracker) = self.tracker.as_mut() else {
             return Some(run_until(memory, max, skip_first, stop));
         };
@@ -863,4 +845,17 @@ impl Session {
             _ => *ticks,
         })
     }
+}
+
+/// The memory of the robot at `(cell, index)` of a world.
+fn robot_memory(world: &mut World, (cell, k): (usize, usize)) -> Option<&mut Memory> {
+    Some(
+        &mut world
+            .cells
+            .get_mut(cell)?
+            .as_mut()?
+            .robots
+            .get_mut(k)?
+            .memory,
+    )
 }

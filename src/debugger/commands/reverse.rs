@@ -161,12 +161,7 @@ impl Debugger {
     /// `reverse-finish`: back to the call of the present routine (the last
     /// instruction run with the stack without its top frame).
     pub(crate) fn reverse_finish(&mut self) -> Result<String, String> {
-        let (_, stack) = self
-            .stack()
-            .ok_or("the focused program has no call stack (no `callstack` in its image)")?;
-        if stack.is_nil() {
-            return Err("not inside a call: the stack is empty".into());
-        }
+        let (_, stack) = self.call_stack()?;
         let callers = depth(&stack, usize::MAX);
         let here = self.session.pos();
         let mut call = None;

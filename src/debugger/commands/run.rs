@@ -375,13 +375,20 @@ impl Debugger {
         }
     }
 
-    pub(crate) fn finish(&mut self) -> Result<String, String> {
+    /// The call stack register and its contents, inside a call (an
+    /// error otherwise: no call stack in the image, or an empty one).
+    pub(crate) fn call_stack(&self) -> Result<(usize, Tree), String> {
         let (register, stack) = self
             .stack()
             .ok_or("the focused program has no call stack (no `callstack` in its image)")?;
         if stack.is_nil() {
             return Err("not inside a call: the stack is empty".into());
         }
+        Ok((register, stack))
+    }
+
+    pub(crate) fn finish(&mut self) -> Result<String, String> {
+        let (register, stack) = self.call_stack()?;
         // A frame is the code of the call's jump; the call returns to the
         // code after it.
         let to = stack.front().and_then(Tree::back).map_or(0, Tree::node_id);
