@@ -8,10 +8,9 @@ mod machine_common;
 mod semantics_gen;
 
 use constree::asm::ast::KEYWORDS;
-use constree::asm::diagnostics::Severity;
-use constree::asm::help::HELP;
 use constree::asm::source::{MemoryLoader, SourceFile};
 use constree::asm::{Assembly, Faults, assemble, assemble_file, semantics};
+use constree::diagnostic::{Code, Severity};
 use constree::encoding::{Decode, Encode};
 use constree::image::Image;
 use constree::machine::{Instruction, MachineError, Register, run_for, run_machine};
@@ -49,7 +48,7 @@ fn codes(source: &str) -> Vec<&'static str> {
     assembly(source)
         .diagnostics
         .iter()
-        .map(|d| d.code)
+        .map(|d| d.code.as_str())
         .collect()
 }
 
@@ -298,7 +297,7 @@ fn reserved_words_cannot_be_names() {
     for word in KEYWORDS {
         let reg = assembly(&format!("reg {word}\n"));
         assert!(
-            reg.diagnostics.iter().any(|d| d.code == "E0100"
+            reg.diagnostics.iter().any(|d| d.code.as_str() == "E0100"
                 && d.help
                     .as_deref()
                     .is_some_and(|h| h.contains("reserved word"))),
@@ -528,7 +527,11 @@ fn a_bare_number_is_a_register_and_a_warning() {
     let assembly = assembly(source);
     let warning = &assembly.diagnostics[0];
     assert_eq!(
-        (warning.code, warning.severity, assembly.diagnostics.len()),
+        (
+            warning.code.as_str(),
+            warning.severity,
+            assembly.diagnostics.len()
+        ),
         ("W0706", Severity::Warning, 1)
     );
     assert!(
@@ -1103,7 +1106,7 @@ fn macros_are_known_from_their_definition_on() {
     let assembly =
         assembly("main:\n    twice\n    nilify prog\nmacro twice\n    nilify out\nend\n");
     assert_eq!(assembly.diagnostics.len(), 1);
-    assert_eq!(assembly.diagnostics[0].code, "E0508");
+    assert_eq!(assembly.diagnostics[0].code.as_str(), "E0508");
     assert!(
         assembly.diagnostics[0]
             .help
@@ -1168,7 +1171,7 @@ fn used_modules_are_read_once_and_laid_out_on_their_own() {
     let codes: Vec<&str> = assemble_file(&code_first, Path::new("main.cta"))
         .diagnostics
         .iter()
-        .map(|d| d.code)
+        .map(|d| d.code.as_str())
         .collect();
     assert_eq!(codes, vec!["E0219"]);
 }
@@ -1203,7 +1206,7 @@ fn include_reads_a_file_in_place_every_time() {
     let codes: Vec<&str> = assemble_file(&loader, Path::new("self.cta"))
         .diagnostics
         .iter()
-        .map(|d| d.code)
+        .map(|d| d.code.as_str())
         .collect();
     assert_eq!(codes, vec!["E0217"]);
 }
@@ -1348,7 +1351,7 @@ fn errors_stop_the_image_and_warnings_do_not() {
     );
     let warned =
         assembly("reg never\nreg sink\nmain:\n    copyifnil never, never, sink\n    nilify prog\n");
-    assert_eq!(warned.diagnostics[0].code, "W0702");
+    assert_eq!(warned.diagnostics[0].code.as_str(), "W0702");
     assert!(warned.image.is_some());
     let failed = assembly("main:\n    nilify nowhere\n");
     assert!(failed.image.is_none());
@@ -1403,7 +1406,7 @@ fn the_code_table_is_the_assemblers() {
         .filter_map(|l| l.split(' ').next())
         .filter(|c| c.len() == 5 && (c.starts_with('E') || c.starts_with('W')))
         .collect();
-    let known: Vec<&str> = HELP.iter().map(|(c, _)| *c).collect();
+    let known: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(table, known, "one row per code, in the order of the codes");
 }
 
