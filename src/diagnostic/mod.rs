@@ -1,12 +1,15 @@
 //! Diagnostics: every phase's errors and warnings, in the assembler,
 //! scenarios, images and the command line, map to one renderer-neutral
-//! [`Diagnostic`] with a [`Code`], rendered by [`render`] (ariadne).
+//! [`Diagnostic`] with a [`Code`], rendered by [`render`] (ariadne) for
+//! terminals and by [`render_json`] for tools.
 
 mod code;
+mod json;
 mod render;
 mod source;
 
 pub use code::Code;
+pub use json::{plain_error, render_json, to_json};
 pub use render::{MAX_SHOWN, render};
 pub use source::{FileId, SourceFile, Sources, Span};
 
