@@ -1,6 +1,8 @@
 //! Tournament throughput: the fight arena's four players (hunter, breeder,
-//! guard, random) for 20 rounds of 200 steps, on one thread and on two.
-//! Criterion reports the throughput in rounds per second (`elem/s`).
+//! guard, random) for 20 rounds of 200 steps, on one thread and on two,
+//! and on one thread with the machine's cycle fast path off (as before it
+//! existed). Criterion reports the throughput in rounds per second
+//! (`elem/s`).
 
 use constree::asm::source::DiskLoader;
 use constree::scenario::tournament::{Entrant, Tournament};
@@ -35,6 +37,12 @@ fn arena(c: &mut Criterion) {
             |b| b.iter(|| t.play(Some(jobs), &|| {}).unwrap()),
         );
     }
+    constree::machine::set_cycle_skip(false);
+    group.bench_function(
+        format!("arena, 4 players x {ROUNDS} rounds, 1 jobs, cycle fast path off"),
+        |b| b.iter(|| t.play(Some(1), &|| {}).unwrap()),
+    );
+    constree::machine::set_cycle_skip(true);
     group.finish();
 }
 

@@ -233,7 +233,9 @@ pub fn command() -> clap::Command {
 pub fn main() -> ExitCode {
     let cli = parse().unwrap_or_else(|e| suggest_subcommand(e).exit());
     style::set(cli.global.clone());
-    if let Err(message) = crate::limits::check_environment() {
+    if let Err(message) = crate::limits::check_environment()
+        .and_then(|()| crate::machine::cycle_skip_from_environment())
+    {
         eprintln!("error: {message}");
         return ExitCode::FAILURE;
     }

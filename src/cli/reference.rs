@@ -45,6 +45,12 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "Any non-empty value: no colour (under `--color auto`, the default).",
     ),
     (
+        "CONSTREE_CYCLE_SKIP",
+        "`off` turns off the machine's cycle fast path (a robot whose memory comes back \
+         to an earlier state within a step skips the rest of its ticks modulo the cycle; \
+         the results are the same either way); `on`, the default, leaves it on.",
+    ),
+    (
         "CLICOLOR_FORCE",
         "Any non-empty value but `0`: colour even when the output is not a terminal \
          (under `--color auto`, unless `NO_COLOR` is set).",

@@ -53,22 +53,33 @@ fn magnitude_table() -> Vec<Tree> {
     table
 }
 
-/// The bit list of a magnitude, least significant bit first.
-pub fn encode_magnitude(n: u64) -> Tree {
-    if n < SHARED_MAGNITUDES
-        && let Ok(tree) = MAGNITUDES.try_with(|t| {
+/// The encoding of `n < SHARED_MAGNITUDES` from the thread's table (`None`
+/// while the thread ends and its table is gone).
+fn shared_magnitude(n: u64) -> Option<Tree> {
+    MAGNITUDES
+        .try_with(|t| {
             t.get_or_init(|| std::mem::ManuallyDrop::new(magnitude_table()))[n as usize].clone()
         })
-    {
-        return tree;
+        .ok()
+}
+
+/// The bit list of a magnitude, least significant bit first: the shared
+/// encoding of its high bits (below [`SHARED_MAGNITUDES`]) with its low
+/// bits consed in front, without a buffer.
+pub fn encode_magnitude(n: u64) -> Tree {
+    let mut shift = 0;
+    while n >> shift >= SHARED_MAGNITUDES {
+        shift += 1;
     }
-    let mut bits = Vec::with_capacity(64);
-    let mut rest = n;
-    while rest != 0 {
-        bits.push(rest & 1 == 1);
-        rest >>= 1;
+    let (mut tree, mut shift) = match shared_magnitude(n >> shift) {
+        Some(tail) => (tail, shift),
+        None => (Tree::NIL, 64 - n.leading_zeros()),
+    };
+    while shift > 0 {
+        shift -= 1;
+        tree = Tree::cons((n >> shift & 1 == 1).encode(), tree);
     }
-    Tree::list(bits.iter().map(Encode::encode))
+    tree
 }
 
 impl Encode for i64 {

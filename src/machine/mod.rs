@@ -6,6 +6,7 @@
 //! stops the machine. Any error ends the run, and a robot whose run ended in
 //! an error has every register wiped to Nil ([`run_machine`]).
 
+mod cycle;
 mod document;
 mod error;
 mod instruction;
@@ -13,14 +14,17 @@ mod outcome;
 mod register;
 mod run;
 
+pub use cycle::{
+    CYCLE_SKIP_VARIABLE, MAX_SPAN, cycle_skip, cycle_skip_from_environment, set_cycle_skip,
+};
 pub use document::MachineDocument;
 pub use error::MachineError;
 pub use instruction::Instruction;
 pub use outcome::Outcome;
 pub use register::{Memory, Register, trim};
 pub use run::{
-    NEGATIVE_SPEED_TICKS, Pause, RunReport, Tick, execute, run_for, run_machine, run_until, tick,
-    tick_budget, wipe,
+    NEGATIVE_SPEED_TICKS, Pause, RunReport, Tick, execute, run_capped, run_for, run_for_with,
+    run_machine, run_until, tick, tick_budget, wipe,
 };
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The result of `runFor` in the interchange format.
 
-use super::{MachineError, Memory, Pause, run_for, run_until, tick_budget, wipe};
+use super::{MachineError, Memory, Pause, run_capped, run_for, tick_budget, wipe};
 use serde::{Deserialize, Serialize};
 
 /// `{"ok": Memory}` when `runFor` returned `Right`, or
@@ -41,11 +41,7 @@ impl Outcome {
     /// tick for a billion ticks is stopped before it takes the machine's
     /// memory.
     pub fn of_run_capped(speed: i64, mut memory: Memory, max_nodes: u64) -> Result<Outcome, u64> {
-        let start = crate::tree::nodes_alive();
-        let mut over = |_: &crate::tree::Tree, _: &[super::Register]| {
-            crate::tree::nodes_alive().saturating_sub(start) > max_nodes
-        };
-        let (ticks, pause) = run_until(&mut memory, tick_budget(speed), false, &mut over);
+        let (ticks, pause) = run_capped(&mut memory, tick_budget(speed), max_nodes);
         match pause {
             Pause::Halted | Pause::Budget => Ok(Outcome::Ok { ok: memory }),
             Pause::Failed(err) => {

@@ -1,5 +1,6 @@
 //! Running a machine: `execute`, `runFor` and `runMachine` of the report.
 
+use super::cycle::{Watch, cycle_skip};
 use super::{Instruction, MachineError, Register};
 use crate::encoding::Decode;
 use crate::tree::{SpineCursor, Tree};
@@ -41,26 +42,37 @@ pub struct RunReport {
     pub halted: bool,
 }
 
+/// The register `index` names in a memory of `len` registers. A negative
+/// index, as an unsigned number, is above any length: one comparison checks
+/// both ends.
 #[inline(always)]
 fn slot(index: i64, len: usize) -> Result<usize, MachineError> {
-    match usize::try_from(index) {
-        Ok(i) if i < len => Ok(i),
-        _ => Err(MachineError::NoSuchRegister(index)),
+    if (index as u64) < len as u64 {
+        Ok(index as usize)
+    } else {
+        Err(MachineError::NoSuchRegister(index))
     }
 }
 
 /// A memory while it runs: register 0's contents live in a cursor, so that
-/// popping an instruction is a pointer move.
-struct Running<'m> {
+/// popping an instruction is a pointer move. With `WATCH`, writes that put
+/// another tree in a register but the program are noted in `changed`
+/// (for [`Watch`]).
+struct Running<'m, const WATCH: bool> {
     program: SpineCursor,
     memory: &'m mut [Register],
+    changed: bool,
 }
 
-impl<'m> Running<'m> {
+impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// Starts running; `memory` must not be empty.
-    fn new(memory: &'m mut [Register]) -> Running<'m> {
+    fn new(memory: &'m mut [Register]) -> Running<'m, WATCH> {
         let program = SpineCursor::new(std::mem::take(&mut memory[0].contents));
-        Running { program, memory }
+        Running {
+            program,
+            memory,
+            changed: false,
+        }
     }
 
     /// Puts register 0's contents back.
@@ -87,6 +99,9 @@ impl<'m> Running<'m> {
         if i == 0 {
             self.program.reset(tree);
         } else {
+            if WATCH && !self.memory[i].contents.ptr_eq(&tree) {
+                self.changed = true;
+            }
             self.memory[i].contents = tree;
         }
         Ok(())
@@ -139,24 +154,48 @@ impl<'m> Running<'m> {
         }
     }
 
-    /// Up to `budget` ticks.
+    /// Up to `budget` ticks: the ticks executed, and whether the program
+    /// halted (a Nil program) or the error of the instruction that failed
+    /// (not counted).
     #[inline(always)]
-    fn run(&mut self, budget: u64) -> Result<RunReport, MachineError> {
+    fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
         let mut ticks = 0;
         while ticks < budget {
-            let Some(instruction) = self.fetch()? else {
-                return Ok(RunReport {
-                    ticks,
-                    halted: true,
-                });
+            let instruction = match self.fetch() {
+                Ok(Some(instruction)) => instruction,
+                Ok(None) => return (ticks, Ok(true)),
+                Err(e) => return (ticks, Err(e)),
             };
-            self.execute(instruction)?;
+            if let Err(e) = self.execute(instruction) {
+                return (ticks, Err(e));
+            }
             ticks += 1;
         }
-        Ok(RunReport {
-            ticks,
-            halted: false,
-        })
+        (ticks, Ok(false))
+    }
+}
+
+impl Running<'_, true> {
+    /// [`Running::run`] with the cycle fast path ([`super::cycle`]): once
+    /// the machine is found in a cycle, the whole turns of it left in the
+    /// budget are counted without being run, and the rest is run.
+    fn run_skipping(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
+        let mut watch = Watch::new();
+        let mut ticks = 0;
+        while ticks < budget {
+            if let Some(length) = watch.look(ticks, self.program.current(), &mut self.changed) {
+                ticks += (budget - ticks) / length * length;
+                let (rest, result) = self.run(budget - ticks);
+                return (ticks + rest, result);
+            }
+            let (done, result) = self.run(1);
+            ticks += done;
+            match result {
+                Ok(false) => {}
+                other => return (ticks, other),
+            }
+        }
+        (ticks, Ok(false))
     }
 }
 
@@ -173,7 +212,7 @@ pub fn execute(instruction: Instruction, memory: &mut [Register]) -> Result<(), 
         };
         return Err(MachineError::NoSuchRegister(index));
     }
-    let mut running = Running::new(memory);
+    let mut running = Running::<false>::new(memory);
     let result = running.execute(instruction);
     running.stop();
     result
@@ -184,7 +223,7 @@ pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
     if memory.is_empty() {
         return Ok(Tick::Halted);
     }
-    let mut running = Running::new(memory);
+    let mut running = Running::<false>::new(memory);
     let result = running.fetch().and_then(|fetched| match fetched {
         None => Ok(Tick::Halted),
         Some(instruction) => running
@@ -196,8 +235,19 @@ pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
 }
 
 /// The report's `runFor`: at most `speed` ticks (see [`tick_budget`] for
-/// negative speeds), stopping early on a Nil program.
+/// negative speeds), stopping early on a Nil program; with the cycle fast
+/// path ([`super::cycle`]) when it is on.
 pub fn run_for(speed: i64, memory: &mut [Register]) -> Result<RunReport, MachineError> {
+    run_for_with(speed, memory, cycle_skip())
+}
+
+/// [`run_for`], skipping cycles ([`super::cycle`]) or not, as asked: the
+/// memory, ticks and error are the same either way.
+pub fn run_for_with(
+    speed: i64,
+    memory: &mut [Register],
+    skip_cycles: bool,
+) -> Result<RunReport, MachineError> {
     let budget = tick_budget(speed);
     if memory.is_empty() || budget == 0 {
         return Ok(RunReport {
@@ -205,10 +255,18 @@ pub fn run_for(speed: i64, memory: &mut [Register]) -> Result<RunReport, Machine
             halted: memory.is_empty() && budget > 0,
         });
     }
-    let mut running = Running::new(memory);
-    let result = running.run(budget);
-    running.stop();
-    result
+    let (ticks, result) = if skip_cycles {
+        let mut running = Running::<true>::new(memory);
+        let outcome = running.run_skipping(budget);
+        running.stop();
+        outcome
+    } else {
+        let mut running = Running::<false>::new(memory);
+        let outcome = running.run(budget);
+        running.stop();
+        outcome
+    };
+    result.map(|halted| RunReport { ticks, halted })
 }
 
 /// Why [`run_until`] returned.
@@ -240,7 +298,7 @@ pub fn run_until(
     if memory.is_empty() {
         return (0, Pause::Halted);
     }
-    let mut running = Running::new(memory);
+    let mut running = Running::<false>::new(memory);
     let mut ticks = 0;
     let pause = loop {
         if ticks >= budget {
@@ -259,6 +317,44 @@ pub fn run_until(
             break Pause::Failed(e);
         }
         ticks += 1;
+    };
+    running.stop();
+    (ticks, pause)
+}
+
+/// [`run_until`] with a `stop` test that holds when more than `max_nodes`
+/// tree nodes of this thread are alive beyond those alive at the start,
+/// without testing before every tick: a tick builds at most one node (a
+/// `Construct`), so the run goes in stretches of ticks that cannot reach
+/// the cap, testing only between them. The ticks and the pause are those
+/// of testing before every tick.
+pub fn run_capped(memory: &mut [Register], budget: u64, max_nodes: u64) -> (u64, Pause) {
+    if memory.is_empty() {
+        return (0, Pause::Halted);
+    }
+    let start = crate::tree::nodes_alive();
+    let mut running = Running::<false>::new(memory);
+    let mut ticks = 0;
+    let pause = loop {
+        if ticks >= budget {
+            break Pause::Budget;
+        }
+        if running.program.current().is_nil() {
+            break Pause::Halted;
+        }
+        let over = crate::tree::nodes_alive().saturating_sub(start);
+        if over > max_nodes {
+            break Pause::Stopped;
+        }
+        // Before the k-th tick of the stretch at most `over + k` nodes are
+        // over the start: not more than `max_nodes` while k < stretch.
+        let stretch = (max_nodes - over).saturating_add(1).min(budget - ticks);
+        let (done, result) = running.run(stretch);
+        ticks += done;
+        match result {
+            Ok(_) => {}
+            Err(e) => break Pause::Failed(e),
+        }
     };
     running.stop();
     (ticks, pause)
