@@ -13,6 +13,9 @@ enum Reading {
     As(ValueType),
 }
 
+/// `info`'s subcommands (completion offers them after `info `).
+pub const INFO_SUBCOMMANDS: [&str; 5] = ["registers", "breakpoints", "display", "robot", "frame"];
+
 /// Source lines shown around the current one by `list`.
 const LIST_CONTEXT: u32 = 5;
 
@@ -151,6 +154,7 @@ impl Debugger {
             .collect()
     }
 
+    /// `info registers [PATTERN] | breakpoints | display | robot | frame`.
     pub(crate) fn info(&self, args: &str) -> Result<String, String> {
         match args.trim() {
             "registers" | "r" | "reg" => self.info_registers(""),
