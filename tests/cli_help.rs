@@ -15,6 +15,7 @@ const COMMANDS: &[&[&str]] = &[
     &["run"],
     &["replay"],
     &["tournament"],
+    &["tournament", "merge"],
     &["test"],
     &["new"],
     &["debug"],
