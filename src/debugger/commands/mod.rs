@@ -3,11 +3,13 @@
 
 mod breaks;
 mod control;
+mod error;
 mod inspect;
 mod reverse;
 mod run;
 
 pub use control::Block;
+pub use error::CommandError;
 pub use inspect::INFO_SUBCOMMANDS;
 
 use super::Debugger;
@@ -208,7 +210,7 @@ commands! {
         => Run(|d, a| d.profile(count(a)?));
     "help" ["h", "?"] "[COMMAND]" Symbols,
         "List the commands, or explain one."
-        => Run(|_, a| help(a));
+        => Run(|_, a| Ok(help(a)?));
     "quit" ["q", "exit"] "" Nothing,
         "Leave the debugger."
         => Quit;
@@ -230,19 +232,19 @@ pub fn find(word: &str) -> Option<&'static CommandInfo> {
 }
 
 /// A count argument (default 1; at least 1).
-fn count(args: &str) -> Result<u64, String> {
+fn count(args: &str) -> Result<u64, CommandError> {
     let args = args.trim();
     if args.is_empty() {
         return Ok(1);
     }
     match args.parse::<u64>() {
-        Ok(0) => Err("a count is at least 1".into()),
+        Ok(0) => Err(CommandError::ZeroCount),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("{args:?} is not a count")),
+        Err(_) => Err(CommandError::NotACount(args.to_string())),
     }
 }
 
-fn help(args: &str) -> Result<String, String> {
+fn help(args: &str) -> Result<String, CommandError> {
     let args = args.trim();
     if args.is_empty() {
         let mut out =
@@ -265,15 +267,13 @@ fn help(args: &str) -> Result<String, String> {
 }
 
 /// Why a word is no command, with the nearest command's name.
-fn unknown(word: &str) -> String {
+fn unknown(word: &str) -> CommandError {
     let names = COMMANDS
         .iter()
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
-    match crate::asm::suggest::nearest(word, names) {
-        Some(name) => {
-            format!("unknown command {word:?}: did you mean `{name}`? (`help` lists the commands)")
-        }
-        None => format!("unknown command {word:?}: `help` lists the commands"),
+    CommandError::Unknown {
+        word: word.to_string(),
+        nearest: crate::asm::suggest::nearest(word, names),
     }
 }
 
@@ -286,18 +286,18 @@ impl Debugger {
         let words: Vec<&str> = args.split_whitespace().collect();
         let number = |w: &str| {
             w.parse::<u64>()
-                .map_err(|_| format!("{w:?} is not a number"))
+                .map_err(|_| CommandError::NotANumber(w.to_string()))
         };
         let pos = match words.as_slice() {
             ["step", s] => Pos::done(number(s)?),
             ["step", s, "tick", t] => {
                 let (step, tick) = (number(s)?, number(t)?);
                 if step == 0 {
-                    return Err("step 0 has no ticks: the game starts after it".into());
+                    return Err(CommandError::StepZeroTicks.into());
                 }
                 Pos { step, tick }
             }
-            _ => return Err("goto step S [tick T]".into()),
+            _ => return Err(CommandError::GotoUsage.into()),
         };
         if pos > self.session.pos() {
             // Forward: a run Ctrl-C can stop.
@@ -334,7 +334,10 @@ impl Debugger {
         let pos = *self
             .checkpoints
             .get(n as usize - 1)
-            .ok_or_else(|| format!("no checkpoint {n} ({} made)", self.checkpoints.len()))?;
+            .ok_or(CommandError::NoCheckpoint {
+                n,
+                made: self.checkpoints.len(),
+            })?;
         self.session.goto(pos);
         Ok(self.stop_report(&Event::Reached, None))
     }
@@ -344,14 +347,19 @@ impl Debugger {
     fn source(&mut self, args: &str) -> Result<String, String> {
         let path = args.trim();
         if path.is_empty() {
-            return Err("source what? a file of commands".into());
+            return Err(CommandError::SourceWhat.into());
         }
         if self.sourcing >= SOURCE_DEPTH {
-            return Err(format!(
-                "{path}: files sourced inside one another {SOURCE_DEPTH} deep"
-            ));
+            return Err(CommandError::SourceDepth {
+                path: path.to_string(),
+                depth: SOURCE_DEPTH,
+            }
+            .into());
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|e| CommandError::Read {
+            path: path.to_string(),
+            error: e.to_string(),
+        })?;
         self.sourcing += 1;
         let mut out = Vec::new();
         let mut result = Ok(());
@@ -402,13 +410,13 @@ impl Debugger {
             return self.call_user(body, args);
         }
         if word == "end" {
-            return Err("`end` closes a `commands` or `define` block: none is open".into());
+            return Err(CommandError::EndWithoutBlock.into());
         }
         let Some(command) = find(word) else {
-            return Err(unknown(word));
+            return Err(unknown(word).into());
         };
         if command.usage.is_empty() && !args.trim().is_empty() {
-            return Err(format!("`{}` takes no arguments", command.name));
+            return Err(CommandError::NoArguments(command.name).into());
         }
         match command.handler {
             Handler::Run(run) => run(self, args).map(Outcome::Output),
@@ -419,7 +427,7 @@ impl Debugger {
     /// `advance LOCATION`: `until` with a location it cannot do without.
     fn advance(&mut self, args: &str) -> Result<String, String> {
         if args.trim().is_empty() {
-            return Err("advance where? a LOCATION, as `break` takes it".into());
+            return Err(CommandError::AdvanceWhere.into());
         }
         self.until(args)
     }
