@@ -189,16 +189,15 @@ fn commands_on_standard_input_are_a_batch() {
     assert!(text(&out.stdout).contains("error: unknown command \"nonsense\""));
 }
 
-/// docs/debugger.md's table of gdb and rr commands names every command of
-/// the debugger, and names only commands (or their short forms) in its
-/// constree column.
-#[test]
-fn the_gdb_table_names_every_command_and_only_commands() {
-    use constree::debugger::commands::{COMMANDS, find};
+/// The commands a table of docs/debugger.md names in its column `column`
+/// (the first table after `heading`), each checked to be a command of the
+/// debugger's table (or a short form of one).
+fn commands_named_in(heading: &str, column: usize) -> Vec<&'static str> {
+    use constree::debugger::commands::find;
     let page =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/debugger.md"))
             .unwrap();
-    let section = page.split("## gdb and rr commands").nth(1).unwrap();
+    let section = page.split(heading).nth(1).unwrap();
     let rows: Vec<String> = section
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -211,7 +210,7 @@ fn the_gdb_table_names_every_command_and_only_commands() {
     for row in &rows {
         let cells: Vec<&str> = row.split('|').collect();
         assert_eq!(cells.len(), 4, "{row}");
-        for span in cells[2].split('`').skip(1).step_by(2) {
+        for span in cells[column].split('`').skip(1).step_by(2) {
             let word = span.split_whitespace().next().unwrap_or("");
             // The line that closes `commands` and `define`.
             if word == "end" {
@@ -221,8 +220,20 @@ fn the_gdb_table_names_every_command_and_only_commands() {
             named.push(command.name);
         }
     }
-    for c in COMMANDS {
-        assert!(named.contains(&c.name), "the gdb table has no `{}`", c.name);
+    named
+}
+
+/// docs/debugger.md's table of gdb and rr commands, and its table of
+/// commands, name every command of the debugger's table, and name only
+/// commands (or their short forms) in their constree column.
+#[test]
+fn the_docs_tables_name_every_command_and_only_commands() {
+    use constree::debugger::commands::COMMANDS;
+    for (heading, column) in [("## gdb and rr commands", 2), ("## Commands", 1)] {
+        let named = commands_named_in(heading, column);
+        for c in COMMANDS {
+            assert!(named.contains(&c.name), "{heading}: no `{}`", c.name);
+        }
     }
 }
 

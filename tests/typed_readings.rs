@@ -100,13 +100,17 @@ proptest! {
     fn any_tree_under_any_type_answers(tree in strategies::tree(8, 64), ty in value_type()) {
         match show_as(&tree, &ty, "r", &ViewContext::default()) {
             Ok(text) => prop_assert!(!text.is_empty()),
-            Err(e) => prop_assert!(e.starts_with('r') && e.contains(" is not "), "{}", e),
+            Err(e) => {
+                let e = e.to_string();
+                prop_assert!(e.starts_with('r') && e.contains(" is not "), "{}", e)
+            }
         }
     }
 
     #[test]
     fn any_text_as_a_type_parses_or_says_where(text in "[\\[\\](), a-z]{0,24}") {
         if let Err(e) = ValueType::parse(&text) {
+            let e = e.to_string();
             prop_assert!(e.starts_with("in the type `") && e.contains("at column "), "{}", e);
         }
     }
@@ -144,5 +148,9 @@ fn actions_read_in_words() {
         "a",
         &ViewContext::default(),
     );
-    assert!(not.unwrap_err().starts_with("a is not an action"));
+    assert!(
+        not.unwrap_err()
+            .to_string()
+            .starts_with("a is not an action")
+    );
 }

@@ -7,7 +7,7 @@
 use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
-use crate::debugger::commands::{COMMANDS, Outcome};
+use crate::debugger::commands::{self, COMMANDS, Completion, Outcome};
 use crate::debugger::view::{Format, ValueType};
 use crate::debugger::{Debugger, INTERRUPT, STEPS_BEGUN};
 use crate::scenario::replay::Replay;
@@ -388,8 +388,8 @@ impl Completer for DebugHelper {
         let word = &before[start..];
         // After `print EXPR :` (or `display`), the words of a type
         // (`[(int, d` -> `dir`).
-        let command = before.split_whitespace().next().unwrap_or("");
-        if ["print", "p", "display"].contains(&command) && before.contains(':') {
+        let command = before.split_whitespace().next().and_then(commands::find);
+        if command.is_some_and(|c| c.completion == Completion::Value) && before.contains(':') {
             let start = before
                 .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .map_or(0, |i| i + 1);
@@ -402,39 +402,32 @@ impl Completer for DebugHelper {
     }
 }
 
-/// `info`'s subcommands, offered first after `info `.
-const INFO_SUBCOMMANDS: [&str; 5] = ["registers", "breakpoints", "display", "robot", "frame"];
-
 impl DebugHelper {
-    /// What completes `word` (from `start` in `before`): a command, a
-    /// format, `info`'s subcommands (its first argument), or a symbol; a
-    /// unique candidate gets the space that follows it.
+    /// What completes `word` (from `start` in `before`): a command, or what
+    /// the command's [`Completion`] offers (a subcommand as its first
+    /// argument, a format after `/`, a symbol; nothing for a command that
+    /// takes no arguments); a unique candidate gets the
+    /// space that follows it.
     fn candidates(&self, before: &str, start: usize, word: &str) -> Vec<String> {
         let words: Vec<&str> = before[..start].split_whitespace().collect();
-        let mut candidates: Vec<String> = if start == 0 {
-            COMMANDS
-                .iter()
-                .map(|c| c.name.to_string())
-                .filter(|n| n.starts_with(word))
-                .collect()
-        } else if word.starts_with('/') {
-            Format::NAMES
-                .iter()
-                .map(|f| format!("/{f}"))
-                .filter(|f| f.starts_with(word))
-                .collect()
-        } else if words.len() == 1 && ["info", "i"].contains(&words[0]) {
-            INFO_SUBCOMMANDS
-                .iter()
-                .filter(|s| s.starts_with(word))
-                .map(|s| s.to_string())
-                .collect()
-        } else {
-            self.symbols
-                .iter()
-                .filter(|s| s.starts_with(word))
-                .cloned()
-                .collect()
+        let completion = words
+            .first()
+            .and_then(|w| commands::find(w))
+            .map(|c| c.completion);
+        let offered = |list: &mut dyn Iterator<Item = String>| -> Vec<String> {
+            list.filter(|c| c.starts_with(word)).collect()
+        };
+        let mut candidates: Vec<String> = match completion {
+            _ if start == 0 => offered(&mut COMMANDS.iter().map(|c| c.name.to_string())),
+            Some(Completion::Nothing) => Vec::new(),
+            Some(Completion::Value) if word.starts_with('/') => {
+                offered(&mut Format::NAMES.iter().map(|f| format!("/{f}")))
+            }
+            Some(Completion::Subcommand(subcommands)) if words.len() == 1 => {
+                offered(&mut subcommands.iter().map(|s| s.to_string()))
+            }
+            // Also after a user command (`define`), which the table lacks.
+            _ => offered(&mut self.symbols.iter().cloned()),
         };
         if let [only] = candidates.as_mut_slice() {
             only.push(' ');
@@ -451,7 +444,7 @@ impl Hinter for DebugHelper {
             return None;
         }
         let word = line.strip_suffix(' ')?;
-        let command = crate::debugger::commands::find(word.trim())?;
+        let command = commands::find(word.trim())?;
         (!command.usage.is_empty()).then(|| command.usage.to_string())
     }
 }
@@ -509,6 +502,15 @@ mod tests {
         assert_eq!(complete("info re"), ["registers "]);
         // Its pattern argument completes symbols.
         assert_eq!(complete("info registers pl"), ["plan "]);
+    }
+
+    /// What completes arguments comes from the command table.
+    #[test]
+    fn arguments_complete_as_the_command_table_says() {
+        assert_eq!(complete("finish "), Vec::<String>::new());
+        assert_eq!(complete("break pl"), ["plan "]);
+        assert_eq!(complete("p plan /b"), ["/bits "]);
+        assert_eq!(complete("i "), complete("info "));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the world, robots, items and scores, `focus` and `set`.
 
 use super::super::Debugger;
-use super::super::view::{self, Format, RegisterRef, ValueType, ViewContext};
+use super::super::view::{self, Format, RegisterRef, ValueType, ViewContext, ViewError};
 use crate::scenario::game::scores;
 
 /// How `print` and `display` show a value: in a format, or read as a type.
@@ -12,6 +12,9 @@ enum Reading {
     /// `: [(int, dir)]`.
     As(ValueType),
 }
+
+/// `info`'s subcommands (completion offers them after `info `).
+pub const INFO_SUBCOMMANDS: [&str; 5] = ["registers", "breakpoints", "display", "robot", "frame"];
 
 /// Source lines shown around the current one by `list`.
 const LIST_CONTEXT: u32 = 5;
@@ -31,7 +34,7 @@ impl Debugger {
                 if let Reading::As(_) = reading {
                     return Err("give a format (`/list`) or a type (`: [int]`), not both".into());
                 }
-                reading = Reading::Format(Format::parse(word)?);
+                reading = Reading::Format(Format::parse(word).map_err(ViewError::from)?);
             } else {
                 expr.push(word);
             }
@@ -64,10 +67,11 @@ impl Debugger {
             register_names: &names,
             input_limit: robot.memory.get(1).map(|r| r.limit),
         };
-        match reading {
-            Reading::Format(format) => view::show(&tree, *format, &ctx),
-            Reading::As(ty) => view::show_as(&tree, ty, expr, &ctx),
-        }
+        let shown = match reading {
+            Reading::Format(format) => view::show(&tree, *format, &ctx).map_err(ViewError::from),
+            Reading::As(ty) => view::show_as(&tree, ty, expr, &ctx).map_err(ViewError::from),
+        };
+        Ok(shown?)
     }
 
     pub(crate) fn print(&self, args: &str) -> Result<String, String> {
@@ -151,6 +155,7 @@ impl Debugger {
             .collect()
     }
 
+    /// `info registers [PATTERN] | breakpoints | display | robot | frame`.
     pub(crate) fn info(&self, args: &str) -> Result<String, String> {
         match args.trim() {
             "registers" | "r" | "reg" => self.info_registers(""),

@@ -3,83 +3,217 @@
 
 mod breaks;
 mod control;
+mod error;
 mod inspect;
 mod reverse;
 mod run;
 
 pub use control::Block;
+pub use error::CommandError;
+pub use inspect::INFO_SUBCOMMANDS;
 
 use super::Debugger;
 use super::session::{Event, Limit, Pos};
 
-/// A command: its name, short forms, usage and help.
+/// A command: its name, short forms, usage, help, what completes its
+/// arguments and what runs it. [`COMMANDS`] is the one table: the line
+/// parser, `help`, the interactive completion and the tests of
+/// docs/debugger.md all read it.
 pub struct CommandInfo {
     /// The name.
     pub name: &'static str,
     /// Short forms.
     pub aliases: &'static [&'static str],
-    /// Arguments, as help shows them.
+    /// Arguments, as help shows them (empty: it takes none).
     pub usage: &'static str,
     /// What it does.
     pub help: &'static str,
+    /// What completes its arguments.
+    pub completion: Completion,
+    /// What runs it.
+    pub handler: Handler,
 }
 
+/// What completes a command's arguments at the prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Completion {
+    /// Nothing: the command takes no arguments.
+    Nothing,
+    /// The program's symbols (labels, registers, files).
+    Symbols,
+    /// The first argument from these words, then symbols.
+    Subcommand(&'static [&'static str]),
+    /// A value: symbols, a format after `/`, a type's words after `:`.
+    Value,
+}
+
+/// What a command does with its arguments' text.
+#[derive(Clone, Copy)]
+pub enum Handler {
+    /// Runs and gives its output.
+    Run(fn(&mut Debugger, &str) -> Result<String, String>),
+    /// Leaves the debugger (only `quit`).
+    Quit,
+}
+
+use Completion::{Nothing, Subcommand, Symbols, Value};
+use Handler::{Quit, Run};
+
 macro_rules! commands {
-    ($($name:literal [$($alias:literal),*] $usage:literal $help:literal;)*) => {
+    ($($name:literal [$($alias:literal),*] $usage:literal $completion:expr, $help:literal => $handler:expr;)*) => {
         /// Every command.
-        pub const COMMANDS: &[CommandInfo] = &[
-            $(CommandInfo { name: $name, aliases: &[$($alias),*], usage: $usage, help: $help },)*
+        pub static COMMANDS: &[CommandInfo] = &[
+            $(CommandInfo {
+                name: $name,
+                aliases: &[$($alias),*],
+                usage: $usage,
+                help: $help,
+                completion: $completion,
+                handler: $handler,
+            },)*
         ];
     };
 }
 
 commands! {
-    "stepi" ["si"] "[N]" "Run N machine instructions (default 1), stopping at breakpoints and watchpoints.";
-    "step" ["s"] "[N]" "Run until the source line shown changes, into calls (N times); a macro's expansion is its line.";
-    "next" ["n"] "[N]" "Run until the source line shown changes in this frame: calls run whole (N times).";
-    "finish" ["fin"] "" "Run until the current call returns (the stack register loses its top frame).";
-    "continue" ["c", "cont"] "[N]" "Run to the Nth next breakpoint or watchpoint hit (default 1), a machine error or halt, or the end of the game.";
-    "tick" [] "N" "Run N machine instructions, ignoring breakpoints and watchpoints.";
-    "gstep" ["gs"] "[N]" "Finish the current game step and N-1 more (default 1); stops only at machine errors.";
-    "until-output" ["uo"] "" "Run until the machine writes a command into its output register.";
-    "reverse-stepi" ["rsi"] "[N]" "Go back N machine instructions (default 1), exactly.";
-    "reverse-step" ["rs"] "[N]" "Go back to the start of the previous source line (N times).";
-    "reverse-next" ["rn"] "[N]" "Go back to the start of the previous source line in this frame: calls run whole (N times).";
-    "reverse-finish" [] "" "Go back to the call of the current routine (the instruction that pushed its frame).";
-    "until" ["u"] "[LOCATION]" "Without LOCATION: as `next`, but a jump back to an earlier line (a loop) does not stop it. With one: run until LOCATION (as `break` takes it) is reached or the current call returns.";
-    "advance" [] "LOCATION" "Run until LOCATION (as `break` takes it) is reached or the current call returns.";
-    "reverse-continue" ["rc"] "[N]" "Go back to the Nth last breakpoint or watchpoint hit before now (default 1), or the start of history.";
-    "reverse-gstep" ["rgs"] "[N]" "Go back to the start of the current game step (N-1 steps further back).";
-    "goto" [] "step S [tick T]" "Go to a position of the game, back or forward: tick T of step S, or the end of step S.";
-    "checkpoint" [] "" "Remember the present position (as rr's checkpoints); `restart N` goes back to it.";
-    "restart" [] "N" "Go to checkpoint N.";
-    "source" [] "FILE" "Run the commands of a file, one a line (`#` comments), as batch mode does; the first error or a `quit` ends the file.";
-    "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "Stop before the instruction there. COND: tests joined by `and` and `or` (`and` first): `PATH is nil`, `PATH is cons`, `size(PATH) OP N`, `PATH == VALUE`, `PATH != VALUE`, `PATH OP N` (an int; OP: <, <=, >, >=, ==, !=), as in `break seek if next == Move W and in.2.0 is cons`.";
-    "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" "A breakpoint deleted when first hit.";
-    "watch" ["w"] "REG | PATH [if COND]" "Stop when the value of a register or of a path into one (`in.2.0`, `plan.0`) changes (by the machine, or by the engine at a step's start), showing the old and the new value.";
-    "catch" [] "build | destroyed | inspected | built | lifted | dropped | command KIND | action KIND [any]" "Stop as a step begins in which the focused robot (any robot with `any`) is destroyed, inspected, builds a child (which starts running), lifts or drops an item, gives a command of KIND or takes an action of KIND. `catch build` stops where the focused robot builds and says how to `focus` on the child, which is then followed from its first instruction with its program's source map.";
-    "delete" ["d"] "[ID...]" "Delete breakpoints, watchpoints and catchpoints (all without IDs).";
-    "condition" [] "N [COND]" "Stop at breakpoint, watchpoint or catchpoint N only when COND holds (as `break ... if COND`); without COND, always.";
-    "ignore" [] "N COUNT" "Pass over the next COUNT hits of N going forward (they are counted, as in gdb).";
-    "enable" [] "[N...]" "Enable breakpoints, watchpoints and catchpoints (all without IDs).";
-    "disable" [] "[N...]" "Disable breakpoints, watchpoints and catchpoints (all without IDs): kept, never hit.";
-    "commands" [] "[N...]" "Commands to run when N (the last point set without N) stops the program: one a line, then `end`; an empty list removes them.";
-    "define" [] "NAME" "A user command: its lines follow, then `end`; `NAME ARGS` runs them with $arg0, $arg1, ... and $argc replaced.";
-    "print" ["p"] "EXPR [/FMT | : TYPE]" "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr action tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`.";
-    "display" [] "EXPR [/FMT | : TYPE]" "Print EXPR after every stop.";
-    "undisplay" [] "[ID...]" "Stop displaying (all without IDs).";
-    "info" ["i"] "registers [PATTERN] | breakpoints | display | robot | frame" "Registers (name, index, limit, size, a decoded guess; those whose name contains PATTERN; the program's own first, then the standard library's), breakpoints, displays, the focused robot, where the machine is.";
-    "list" ["l"] "[LINE | FILE:LINE | LABEL | -]" "Show the source around the current instruction (or a place); `>` marks the current line. Again: the lines after; `list -`: the lines before.";
-    "backtrace" ["bt", "where"] "" "The call stack: the current place, then every return continuation on the stack register.";
-    "world" [] "" "Draw the world as the report does.";
-    "robots" [] "" "Every robot: where it is, its frame, its last action.";
-    "items" [] "" "The items lying on each square.";
-    "score" [] "" "The players' scores now.";
-    "focus" [] "NAME | X,Y[#I]" "Follow another robot (one built in the present step from its first instruction; history is kept: going back before the change follows the robot focused then).";
-    "set" [] "REG = LITERAL | output LITERAL" "Change a register of the focused robot (any literal of the language).";
-    "profile" [] "[N]" "Ticks spent per code block in the last N complete game steps, against the robot's speed.";
-    "help" ["h", "?"] "[COMMAND]" "List the commands, or explain one.";
-    "quit" ["q", "exit"] "" "Leave the debugger.";
+    "stepi" ["si"] "[N]" Symbols,
+        "Run N machine instructions (default 1), stopping at breakpoints and watchpoints."
+        => Run(|d, a| d.stepi(count(a)?));
+    "step" ["s"] "[N]" Symbols,
+        "Run until the source line shown changes, into calls (N times); a macro's expansion is its line."
+        => Run(|d, a| d.step_line(count(a)?, false));
+    "next" ["n"] "[N]" Symbols,
+        "Run until the source line shown changes in this frame: calls run whole (N times)."
+        => Run(|d, a| d.step_line(count(a)?, true));
+    "finish" ["fin"] "" Nothing,
+        "Run until the current call returns (the stack register loses its top frame)."
+        => Run(|d, _| d.finish());
+    "continue" ["c", "cont"] "[N]" Symbols,
+        "Run to the Nth next breakpoint or watchpoint hit (default 1), a machine error or halt, or the end of the game."
+        => Run(|d, a| d.cont(count(a)?));
+    "tick" [] "N" Symbols,
+        "Run N machine instructions, ignoring breakpoints and watchpoints."
+        => Run(|d, a| d.tick(count(a)?));
+    "gstep" ["gs"] "[N]" Symbols,
+        "Finish the current game step and N-1 more (default 1); stops only at machine errors."
+        => Run(|d, a| d.gstep(count(a)?));
+    "until-output" ["uo"] "" Nothing,
+        "Run until the machine writes a command into its output register."
+        => Run(|d, _| d.until_output());
+    "reverse-stepi" ["rsi"] "[N]" Symbols,
+        "Go back N machine instructions (default 1), exactly."
+        => Run(|d, a| d.reverse_stepi(count(a)?));
+    "reverse-step" ["rs"] "[N]" Symbols,
+        "Go back to the start of the previous source line (N times)."
+        => Run(|d, a| d.reverse_line(count(a)?, false));
+    "reverse-next" ["rn"] "[N]" Symbols,
+        "Go back to the start of the previous source line in this frame: calls run whole (N times)."
+        => Run(|d, a| d.reverse_line(count(a)?, true));
+    "reverse-finish" [] "" Nothing,
+        "Go back to the call of the current routine (the instruction that pushed its frame)."
+        => Run(|d, _| d.reverse_finish());
+    "until" ["u"] "[LOCATION]" Symbols,
+        "Without LOCATION: as `next`, but a jump back to an earlier line (a loop) does not stop it. With one: run until LOCATION (as `break` takes it) is reached or the current call returns."
+        => Run(Debugger::until);
+    "advance" [] "LOCATION" Symbols,
+        "Run until LOCATION (as `break` takes it) is reached or the current call returns."
+        => Run(Debugger::advance);
+    "reverse-continue" ["rc"] "[N]" Symbols,
+        "Go back to the Nth last breakpoint or watchpoint hit before now (default 1), or the start of history."
+        => Run(|d, a| d.reverse_continue(count(a)?));
+    "reverse-gstep" ["rgs"] "[N]" Symbols,
+        "Go back to the start of the current game step (N-1 steps further back)."
+        => Run(|d, a| d.reverse_gstep(count(a)?));
+    "goto" [] "step S [tick T]" Symbols,
+        "Go to a position of the game, back or forward: tick T of step S, or the end of step S."
+        => Run(Debugger::goto_position);
+    "checkpoint" [] "" Nothing,
+        "Remember the present position (as rr's checkpoints); `restart N` goes back to it."
+        => Run(|d, _| Ok(d.checkpoint()));
+    "restart" [] "N" Symbols,
+        "Go to checkpoint N."
+        => Run(|d, a| d.restart(count(a)?));
+    "source" [] "FILE" Symbols,
+        "Run the commands of a file, one a line (`#` comments), as batch mode does; the first error or a `quit` ends the file."
+        => Run(Debugger::source);
+    "break" ["b"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" Symbols,
+        "Stop before the instruction there. COND: tests joined by `and` and `or` (`and` first): `PATH is nil`, `PATH is cons`, `size(PATH) OP N`, `PATH == VALUE`, `PATH != VALUE`, `PATH OP N` (an int; OP: <, <=, >, >=, ==, !=), as in `break seek if next == Move W and in.2.0 is cons`."
+        => Run(|d, a| d.add_break(a, false));
+    "tbreak" ["tb"] "LABEL | FILE:LINE | REG:OFFSET [if COND]" Symbols,
+        "A breakpoint deleted when first hit."
+        => Run(|d, a| d.add_break(a, true));
+    "watch" ["w"] "REG | PATH [if COND]" Symbols,
+        "Stop when the value of a register or of a path into one (`in.2.0`, `plan.0`) changes (by the machine, or by the engine at a step's start), showing the old and the new value."
+        => Run(Debugger::add_watch);
+    "catch" [] "build | destroyed | inspected | built | lifted | dropped | command KIND | action KIND [any]" Symbols,
+        "Stop as a step begins in which the focused robot (any robot with `any`) is destroyed, inspected, builds a child (which starts running), lifts or drops an item, gives a command of KIND or takes an action of KIND. `catch build` stops where the focused robot builds and says how to `focus` on the child, which is then followed from its first instruction with its program's source map."
+        => Run(Debugger::catch);
+    "delete" ["d"] "[ID...]" Symbols,
+        "Delete breakpoints, watchpoints and catchpoints (all without IDs)."
+        => Run(Debugger::delete);
+    "condition" [] "N [COND]" Symbols,
+        "Stop at breakpoint, watchpoint or catchpoint N only when COND holds (as `break ... if COND`); without COND, always."
+        => Run(Debugger::set_condition);
+    "ignore" [] "N COUNT" Symbols,
+        "Pass over the next COUNT hits of N going forward (they are counted, as in gdb)."
+        => Run(Debugger::ignore);
+    "enable" [] "[N...]" Symbols,
+        "Enable breakpoints, watchpoints and catchpoints (all without IDs)."
+        => Run(|d, a| d.enable(a, true));
+    "disable" [] "[N...]" Symbols,
+        "Disable breakpoints, watchpoints and catchpoints (all without IDs): kept, never hit."
+        => Run(|d, a| d.enable(a, false));
+    "commands" [] "[N...]" Symbols,
+        "Commands to run when N (the last point set without N) stops the program: one a line, then `end`; an empty list removes them."
+        => Run(Debugger::commands);
+    "define" [] "NAME" Symbols,
+        "A user command: its lines follow, then `end`; `NAME ARGS` runs them with $arg0, $arg1, ... and $argc replaced."
+        => Run(Debugger::define);
+    "print" ["p"] "EXPR [/FMT | : TYPE]" Value,
+        "Show a register or a path into it (`in.1.0`, `in.~4`, `r3.f.b`). FMT: /auto /tree /bits /int /list /command /instr /input. TYPE reads the value whole: int bool dir command instr action tree [T] (T1, T2, ...) maybe T, as in `print moves : [((int, int), dir)]`."
+        => Run(|d, a| d.print(a));
+    "display" [] "EXPR [/FMT | : TYPE]" Value,
+        "Print EXPR after every stop."
+        => Run(Debugger::display);
+    "undisplay" [] "[ID...]" Symbols,
+        "Stop displaying (all without IDs)."
+        => Run(Debugger::undisplay);
+    "info" ["i"] "registers [PATTERN] | breakpoints | display | robot | frame" Subcommand(&INFO_SUBCOMMANDS),
+        "Registers (name, index, limit, size, a decoded guess; those whose name contains PATTERN; the program's own first, then the standard library's), breakpoints, displays, the focused robot, where the machine is."
+        => Run(|d, a| d.info(a));
+    "list" ["l"] "[LINE | FILE:LINE | LABEL | -]" Symbols,
+        "Show the source around the current instruction (or a place); `>` marks the current line. Again: the lines after; `list -`: the lines before."
+        => Run(Debugger::list);
+    "backtrace" ["bt", "where"] "" Nothing,
+        "The call stack: the current place, then every return continuation on the stack register."
+        => Run(|d, _| d.backtrace());
+    "world" [] "" Nothing,
+        "Draw the world as the report does."
+        => Run(|d, _| Ok(d.world_map()));
+    "robots" [] "" Nothing,
+        "Every robot: where it is, its frame, its last action."
+        => Run(|d, _| Ok(d.robots_list()));
+    "items" [] "" Nothing,
+        "The items lying on each square."
+        => Run(|d, _| Ok(d.items_list()));
+    "score" [] "" Nothing,
+        "The players' scores now."
+        => Run(|d, _| Ok(d.score()));
+    "focus" [] "NAME | X,Y[#I]" Symbols,
+        "Follow another robot (one built in the present step from its first instruction; history is kept: going back before the change follows the robot focused then)."
+        => Run(Debugger::focus_on);
+    "set" [] "REG = LITERAL | output LITERAL" Symbols,
+        "Change a register of the focused robot (any literal of the language)."
+        => Run(Debugger::set);
+    "profile" [] "[N]" Symbols,
+        "Ticks spent per code block in the last N complete game steps, against the robot's speed."
+        => Run(|d, a| d.profile(count(a)?));
+    "help" ["h", "?"] "[COMMAND]" Symbols,
+        "List the commands, or explain one."
+        => Run(|_, a| Ok(help(a)?));
+    "quit" ["q", "exit"] "" Nothing,
+        "Leave the debugger."
+        => Quit;
 }
 
 /// What a command line asks for.
@@ -98,19 +232,19 @@ pub fn find(word: &str) -> Option<&'static CommandInfo> {
 }
 
 /// A count argument (default 1; at least 1).
-fn count(args: &str) -> Result<u64, String> {
+fn count(args: &str) -> Result<u64, CommandError> {
     let args = args.trim();
     if args.is_empty() {
         return Ok(1);
     }
     match args.parse::<u64>() {
-        Ok(0) => Err("a count is at least 1".into()),
+        Ok(0) => Err(CommandError::ZeroCount),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("{args:?} is not a count")),
+        Err(_) => Err(CommandError::NotACount(args.to_string())),
     }
 }
 
-fn help(args: &str) -> Result<String, String> {
+fn help(args: &str) -> Result<String, CommandError> {
     let args = args.trim();
     if args.is_empty() {
         let mut out =
@@ -133,15 +267,13 @@ fn help(args: &str) -> Result<String, String> {
 }
 
 /// Why a word is no command, with the nearest command's name.
-fn unknown(word: &str) -> String {
+fn unknown(word: &str) -> CommandError {
     let names = COMMANDS
         .iter()
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
-    match crate::asm::suggest::nearest(word, names) {
-        Some(name) => {
-            format!("unknown command {word:?}: did you mean `{name}`? (`help` lists the commands)")
-        }
-        None => format!("unknown command {word:?}: `help` lists the commands"),
+    CommandError::Unknown {
+        word: word.to_string(),
+        nearest: crate::asm::suggest::nearest(word, names),
     }
 }
 
@@ -154,18 +286,18 @@ impl Debugger {
         let words: Vec<&str> = args.split_whitespace().collect();
         let number = |w: &str| {
             w.parse::<u64>()
-                .map_err(|_| format!("{w:?} is not a number"))
+                .map_err(|_| CommandError::NotANumber(w.to_string()))
         };
         let pos = match words.as_slice() {
             ["step", s] => Pos::done(number(s)?),
             ["step", s, "tick", t] => {
                 let (step, tick) = (number(s)?, number(t)?);
                 if step == 0 {
-                    return Err("step 0 has no ticks: the game starts after it".into());
+                    return Err(CommandError::StepZeroTicks.into());
                 }
                 Pos { step, tick }
             }
-            _ => return Err("goto step S [tick T]".into()),
+            _ => return Err(CommandError::GotoUsage.into()),
         };
         if pos > self.session.pos() {
             // Forward: a run Ctrl-C can stop.
@@ -202,7 +334,10 @@ impl Debugger {
         let pos = *self
             .checkpoints
             .get(n as usize - 1)
-            .ok_or_else(|| format!("no checkpoint {n} ({} made)", self.checkpoints.len()))?;
+            .ok_or(CommandError::NoCheckpoint {
+                n,
+                made: self.checkpoints.len(),
+            })?;
         self.session.goto(pos);
         Ok(self.stop_report(&Event::Reached, None))
     }
@@ -212,14 +347,19 @@ impl Debugger {
     fn source(&mut self, args: &str) -> Result<String, String> {
         let path = args.trim();
         if path.is_empty() {
-            return Err("source what? a file of commands".into());
+            return Err(CommandError::SourceWhat.into());
         }
         if self.sourcing >= SOURCE_DEPTH {
-            return Err(format!(
-                "{path}: files sourced inside one another {SOURCE_DEPTH} deep"
-            ));
+            return Err(CommandError::SourceDepth {
+                path: path.to_string(),
+                depth: SOURCE_DEPTH,
+            }
+            .into());
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|e| CommandError::Read {
+            path: path.to_string(),
+            error: e.to_string(),
+        })?;
         self.sourcing += 1;
         let mut out = Vec::new();
         let mut result = Ok(());
@@ -270,68 +410,58 @@ impl Debugger {
             return self.call_user(body, args);
         }
         if word == "end" {
-            return Err("`end` closes a `commands` or `define` block: none is open".into());
+            return Err(CommandError::EndWithoutBlock.into());
         }
         let Some(command) = find(word) else {
-            return Err(unknown(word));
+            return Err(unknown(word).into());
         };
         if command.usage.is_empty() && !args.trim().is_empty() {
-            return Err(format!("`{}` takes no arguments", command.name));
+            return Err(CommandError::NoArguments(command.name).into());
         }
-        let out = match command.name {
-            "stepi" => self.stepi(count(args)?)?,
-            "step" => self.step_line(count(args)?, false)?,
-            "next" => self.step_line(count(args)?, true)?,
-            "finish" => self.finish()?,
-            "continue" => self.cont(count(args)?)?,
-            "tick" => self.tick(count(args)?)?,
-            "gstep" => self.gstep(count(args)?)?,
-            "until-output" => self.until_output()?,
-            "reverse-stepi" => self.reverse_stepi(count(args)?)?,
-            "reverse-step" => self.reverse_line(count(args)?, false)?,
-            "reverse-next" => self.reverse_line(count(args)?, true)?,
-            "reverse-finish" => self.reverse_finish()?,
-            "until" => self.until(args)?,
-            "advance" if args.trim().is_empty() => {
-                return Err("advance where? a LOCATION, as `break` takes it".into());
+        match command.handler {
+            Handler::Run(run) => run(self, args).map(Outcome::Output),
+            Handler::Quit => Ok(Outcome::Quit),
+        }
+    }
+
+    /// `advance LOCATION`: `until` with a location it cannot do without.
+    fn advance(&mut self, args: &str) -> Result<String, String> {
+        if args.trim().is_empty() {
+            return Err(CommandError::AdvanceWhere.into());
+        }
+        self.until(args)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every name and short form finds its own entry of the table (so the
+    /// line parser runs that entry's handler), none is taken twice, and
+    /// only `quit` leaves.
+    #[test]
+    fn every_entry_dispatches_to_its_own_handler() {
+        let mut seen = Vec::new();
+        for c in COMMANDS {
+            for word in std::iter::once(c.name).chain(c.aliases.iter().copied()) {
+                assert!(!seen.contains(&word), "`{word}` names two commands");
+                seen.push(word);
+                let found = find(word).unwrap_or_else(|| panic!("`{word}` is not found"));
+                assert!(std::ptr::eq(found, c), "`{word}` finds `{}`", found.name);
             }
-            "advance" => self.until(args)?,
-            "reverse-continue" => self.reverse_continue(count(args)?)?,
-            "reverse-gstep" => self.reverse_gstep(count(args)?)?,
-            "goto" => self.goto_position(args)?,
-            "checkpoint" => self.checkpoint(),
-            "restart" => self.restart(count(args)?)?,
-            "source" => self.source(args)?,
-            "break" => self.add_break(args, false)?,
-            "tbreak" => self.add_break(args, true)?,
-            "watch" => self.add_watch(args)?,
-            "catch" => self.catch(args)?,
-            "delete" => self.delete(args)?,
-            "condition" => self.set_condition(args)?,
-            "ignore" => self.ignore(args)?,
-            "enable" => self.enable(args, true)?,
-            "disable" => self.enable(args, false)?,
-            "commands" => self.commands(args)?,
-            "define" => self.define(args)?,
-            "print" => self.print(args)?,
-            "display" => self.display(args)?,
-            "undisplay" => self.undisplay(args)?,
-            "info" => self.info(args)?,
-            "list" => self.list(args)?,
-            "backtrace" => self.backtrace()?,
-            "world" => self.world_map(),
-            "robots" => self.robots_list(),
-            "items" => self.items_list(),
-            "score" => self.score(),
-            "focus" => self.focus_on(args)?,
-            "set" => self.set(args)?,
-            "profile" => self.profile(count(args)?)?,
-            "help" => help(args)?,
-            "quit" => return Ok(Outcome::Quit),
-            // Every command of the table has its arm above (a test runs
-            // each one): a name without one is an error, never a way out.
-            other => return Err(format!("`{other}` is not implemented")),
-        };
-        Ok(Outcome::Output(out))
+            assert_eq!(
+                matches!(c.handler, Handler::Quit),
+                c.name == "quit",
+                "{}",
+                c.name
+            );
+            assert_eq!(
+                c.completion == Completion::Nothing,
+                c.usage.is_empty(),
+                "{}",
+                c.name
+            );
+        }
     }
 }

@@ -17,8 +17,8 @@ mod instructions;
 mod path;
 mod typed;
 
-pub use path::{Path, RegisterRef, Step, follow, parse_path, reach};
-pub use typed::{ValueType, show_as};
+pub use path::{Missing, Path, PathError, RegisterRef, Step, StepError, follow, parse_path, reach};
+pub use typed::{ReadError, TypeError, TypeProblem, ValueType, show_as};
 
 use crate::asm::show;
 use crate::encoding::{Decode, Encode};
@@ -92,22 +92,160 @@ impl Format {
     /// Parses `/auto`, `/tree`, `/bits`, `/int`, `/list`, `/command`,
     /// `/instr`, `/input` (also without the slash); otherwise an error
     /// that lists the formats.
-    pub fn parse(text: &str) -> Result<Format, String> {
+    pub fn parse(text: &str) -> Result<Format, FormatError> {
         let text = text.trim();
         let bare = text.strip_prefix('/').unwrap_or(text);
         Format::NAMES
             .iter()
             .position(|n| *n == bare)
             .map(|i| Format::ALL[i])
-            .ok_or_else(|| {
-                let names: Vec<String> = Format::ALL.iter().map(Format::to_string).collect();
-                format!("unknown format `{text}`: use one of {}", names.join(", "))
-            })
+            .ok_or_else(|| FormatError(text.to_string()))
     }
 
     /// The name without its slash (`auto`).
     pub fn name(self) -> &'static str {
         Format::NAMES[self as usize]
+    }
+}
+
+/// A format that does not exist (the text as typed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+/// `unknown format `/hex`: use one of /auto, /tree, ...`.
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = Format::ALL.iter().map(Format::to_string).collect();
+        write!(
+            f,
+            "unknown format `{}`: use one of {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+/// Why a tree cannot be shown in a format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShowError {
+    /// `/int` on a tree that is not an Int: why not.
+    NotAnInt(String),
+    /// `/command` on a tree the engine reads as Invalid.
+    NotACommand(NotACommand),
+}
+
+/// `not an Int: ...`, `not a command (the engine reads Invalid): ...`.
+impl fmt::Display for ShowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShowError::NotAnInt(why) => write!(f, "not an Int: {why}"),
+            ShowError::NotACommand(why) => {
+                write!(f, "not a command (the engine reads Invalid): {why}")
+            }
+        }
+    }
+}
+
+/// Why the engine reads a tree as no command (the report's decoding).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotACommand {
+    /// Nil: an empty output register.
+    Nil,
+    /// The front is not an Int.
+    TagNotInt,
+    /// A tag past 6.
+    UnknownTag(i64),
+    /// `Move` without a direction.
+    MoveDirection,
+    /// `Lift`, `Drop`, `Inspect` or `Destroy` without an Int.
+    IndexNotInt(&'static str),
+    /// `Pass` with something other than Nil.
+    PassArgument,
+    /// `Build` whose argument is not a pair.
+    BuildPair,
+    /// `Build` whose indices are not Ints.
+    BuildIndices,
+    /// `Build` whose memory is not registers.
+    BuildMemory,
+    /// An Int longer than the debugger reads ([`decode::INT_SPINE`]).
+    IntTooLong,
+}
+
+impl fmt::Display for NotACommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotACommand::Nil => write!(f, "Nil is no command (an empty output register)"),
+            NotACommand::TagNotInt => write!(f, "its tag (the front) is not an Int"),
+            NotACommand::UnknownTag(n) => write!(
+                f,
+                "tag {n} is no command (0 Move, 1 Lift, 2 Drop, 3 Inspect, 4 Destroy, 5 Build, 6 Pass)"
+            ),
+            NotACommand::MoveDirection => {
+                write!(f, "Move needs a direction (an Int 0 to 7) as argument")
+            }
+            NotACommand::IndexNotInt(name) => write!(f, "{name} needs an Int argument"),
+            NotACommand::PassArgument => write!(f, "Pass needs Nil as argument"),
+            NotACommand::BuildPair => write!(f, "Build needs (item indices, memory) as argument"),
+            NotACommand::BuildIndices => write!(f, "Build's item indices are not a list of Ints"),
+            NotACommand::BuildMemory => write!(
+                f,
+                "Build's memory is not a list of registers (limit, contents)"
+            ),
+            NotACommand::IntTooLong => write!(f, "an Int in it is too long to read"),
+        }
+    }
+}
+
+/// Why `print` cannot show a value: its path, its format, its type, or
+/// the value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewError {
+    /// The path does not parse or meets Nil.
+    Path(PathError),
+    /// The format does not exist.
+    Format(FormatError),
+    /// The type does not parse.
+    Type(TypeError),
+    /// The value does not fit the type.
+    Read(ReadError),
+    /// The value cannot be shown in the format.
+    Show(ShowError),
+}
+
+impl fmt::Display for ViewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewError::Path(e) => e.fmt(f),
+            ViewError::Format(e) => e.fmt(f),
+            ViewError::Type(e) => e.fmt(f),
+            ViewError::Read(e) => e.fmt(f),
+            ViewError::Show(e) => e.fmt(f),
+        }
+    }
+}
+
+macro_rules! view_error_from {
+    ($($variant:ident($error:ty)),*) => {
+        $(impl From<$error> for ViewError {
+            fn from(error: $error) -> ViewError {
+                ViewError::$variant(error)
+            }
+        })*
+    };
+}
+
+view_error_from!(
+    Path(PathError),
+    Format(FormatError),
+    Type(TypeError),
+    Read(ReadError),
+    Show(ShowError)
+);
+
+/// For the callers that still report errors as text.
+impl From<ViewError> for String {
+    fn from(error: ViewError) -> String {
+        error.to_string()
     }
 }
 
@@ -137,7 +275,7 @@ pub struct ViewContext<'a> {
 /// The text `print` shows (may be several lines; no trailing newline).
 /// Errors when the tree cannot be read in the format: `/int` on a tree that
 /// is not an Int, `/command` on one that is not a command.
-pub fn show(tree: &Tree, format: Format, ctx: &ViewContext) -> Result<String, String> {
+pub fn show(tree: &Tree, format: Format, ctx: &ViewContext) -> Result<String, ShowError> {
     match format {
         Format::Auto => Ok(auto(tree)),
         Format::Tree => Ok(readable(tree)),
@@ -249,9 +387,9 @@ fn small_int(tree: &Tree) -> Option<i64> {
 }
 
 /// `/int`: the value, and why the form is not canonical when it is not.
-fn int(tree: &Tree) -> Result<String, String> {
+fn int(tree: &Tree) -> Result<String, ShowError> {
     let Some(n) = i64::decode(tree) else {
-        return Err(format!("not an Int: {}", why_not_int(tree)));
+        return Err(ShowError::NotAnInt(why_not_int(tree)));
     };
     if n.encode() == *tree {
         return Ok(n.to_string());
@@ -342,13 +480,13 @@ fn list(tree: &Tree) -> String {
 // /command
 
 /// `/command`: the command the engine would read from this tree.
-fn command(tree: &Tree) -> Result<String, String> {
+fn command(tree: &Tree) -> Result<String, ShowError> {
     let decoded = if tree.size() <= GUESS_SIZE {
         Command::decode(tree).ok_or_else(|| why_not_command(tree))
     } else {
         decode_command(tree)
     };
-    let c = decoded.map_err(|why| format!("not a command (the engine reads Invalid): {why}"))?;
+    let c = decoded.map_err(ShowError::NotACommand)?;
     let mut text = match &c {
         Command::Build(items, memory) => build(items, memory),
         other => show::command(other).unwrap_or_default(),
@@ -360,10 +498,10 @@ fn command(tree: &Tree) -> Result<String, String> {
 }
 
 /// Why the engine does not read a tree as a command.
-fn why_not_command(tree: &Tree) -> String {
+fn why_not_command(tree: &Tree) -> NotACommand {
     decode_command(tree)
         .err()
-        .unwrap_or_else(|| "an Int in it is too long to read".to_string())
+        .unwrap_or(NotACommand::IntTooLong)
 }
 
 /// `Build from items [..] with N registers:` and the registers.
@@ -397,45 +535,38 @@ fn int_list(ns: &[i64]) -> String {
 
 /// The report's command decoding, with the reason when it fails. Ints
 /// with a spine longer than [`decode::INT_SPINE`] are not read.
-fn decode_command(tree: &Tree) -> Result<Command, String> {
-    let (tag, arg) = tree
-        .split()
-        .ok_or("Nil is no command (an empty output register)")?;
-    let tag = small_int(tag).ok_or("its tag (the front) is not an Int")?;
-    let index = |name: &str| small_int(arg).ok_or(format!("{name} needs an Int argument"));
+fn decode_command(tree: &Tree) -> Result<Command, NotACommand> {
+    let (tag, arg) = tree.split().ok_or(NotACommand::Nil)?;
+    let tag = small_int(tag).ok_or(NotACommand::TagNotInt)?;
+    let index = |name| small_int(arg).ok_or(NotACommand::IndexNotInt(name));
     match tag {
         0 => small_int(arg)
             .and_then(Direction::from_index)
             .map(Command::Move)
-            .ok_or_else(|| "Move needs a direction (an Int 0 to 7) as argument".to_string()),
+            .ok_or(NotACommand::MoveDirection),
         1 => index("Lift").map(Command::Lift),
         2 => index("Drop").map(Command::Drop),
         3 => index("Inspect").map(Command::Inspect),
         4 => index("Destroy").map(Command::Destroy),
         5 => decode_build(arg),
         6 if arg.is_nil() => Ok(Command::Pass),
-        6 => Err("Pass needs Nil as argument".to_string()),
-        n => Err(format!(
-            "tag {n} is no command (0 Move, 1 Lift, 2 Drop, 3 Inspect, 4 Destroy, 5 Build, 6 Pass)"
-        )),
+        6 => Err(NotACommand::PassArgument),
+        n => Err(NotACommand::UnknownTag(n)),
     }
 }
 
-fn decode_build(arg: &Tree) -> Result<Command, String> {
-    let (items, memory) = arg
-        .split()
-        .ok_or("Build needs (item indices, memory) as argument")?;
+fn decode_build(arg: &Tree) -> Result<Command, NotACommand> {
+    let (items, memory) = arg.split().ok_or(NotACommand::BuildPair)?;
     let items = items
         .iter_list()
         .map(small_int)
         .collect::<Option<Vec<i64>>>()
-        .ok_or("Build's item indices are not a list of Ints")?;
+        .ok_or(NotACommand::BuildIndices)?;
     let memory = memory
         .iter_list()
         .map(decode::decode::<Register>)
         .collect::<Result<Vec<Register>, _>>()
-        .ok()
-        .ok_or("Build's memory is not a list of registers (limit, contents)")?;
+        .map_err(|_| NotACommand::BuildMemory)?;
     Ok(Command::Build(items, memory))
 }
 
@@ -452,7 +583,7 @@ mod tests {
     }
 
     pub(super) fn view(tree: &Tree, format: Format) -> Result<String, String> {
-        show(tree, format, &ctx())
+        show(tree, format, &ctx()).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -467,7 +598,7 @@ mod tests {
             assert_eq!(format.to_string(), format!("/{name}"));
         }
         assert_eq!(
-            Format::parse("/hex"),
+            Format::parse("/hex").map_err(|e| e.to_string()),
             Err(
                 "unknown format `/hex`: use one of /auto, /tree, /bits, /int, /list, \
                  /command, /instr, /input"
@@ -653,7 +784,7 @@ mod tests {
         };
         Format::ALL
             .iter()
-            .map(|f| show(tree, *f, &c).unwrap_or_else(|e| e))
+            .map(|f| show(tree, *f, &c).unwrap_or_else(|e| e.to_string()))
             .collect()
     }
 

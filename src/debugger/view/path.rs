@@ -77,21 +77,118 @@ impl fmt::Display for Path {
 /// `list.a`, step `.0`. When no prefix is a name, the path must start with
 /// a number `N` or `rN`. Steps are `.N`, `.~N` (or `~N`), `.f`, `.front`,
 /// `.b`, `.back`.
-pub fn parse_path(text: &str, register_names: &[String]) -> Result<Path, String> {
+pub fn parse_path(text: &str, register_names: &[String]) -> Result<Path, PathError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(format!("empty path: {PATH_HELP}"));
+        return Err(PathError::Empty);
     }
     let (register, rest) = parse_register(text, register_names)?;
-    let steps = parse_steps(rest).map_err(|e| format!("`{text}`: {e}"))?;
+    let steps = parse_steps(rest).map_err(|error| PathError::Step {
+        path: text.to_string(),
+        error,
+    })?;
     Ok(Path { register, steps })
+}
+
+/// Why a path does not parse, or cannot be followed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathError {
+    /// Nothing was typed.
+    Empty,
+    /// The text starts with no register (`.1`).
+    NoRegister(String),
+    /// The first word is neither a register's name nor a number.
+    NoRegisterNamed(String),
+    /// `rN` with N past the index type.
+    RegisterTooLarge(String),
+    /// A step of the path (the whole path's text) does not parse.
+    Step {
+        /// The path as typed.
+        path: String,
+        /// What is wrong with the step.
+        error: StepError,
+    },
+    /// A step met Nil: the path up to that step, the part before it.
+    Missing {
+        /// The path up to the step that failed (`in.1.3`).
+        here: String,
+        /// The path before it (`in.1`).
+        shown: String,
+        /// Why it failed.
+        missing: Missing,
+    },
+}
+
+/// What is wrong with a path's steps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepError {
+    /// Text that starts with neither `.` nor `~`.
+    Expected(String),
+    /// A word that is no step.
+    NotAStep(String),
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::Expected(at) => write!(f, "expected a step at `{at}`: {PATH_HELP}"),
+            StepError::NotAStep(word) => write!(f, "`{word}` is not a step: {PATH_HELP}"),
+        }
+    }
+}
+
+/// Today's texts: `no register named `foo`: give a register ...`,
+/// `in.1.3: the list has only 3 elements`.
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::Empty => write!(f, "empty path: {PATH_HELP}"),
+            PathError::NoRegister(text) => write!(f, "`{text}` names no register: {PATH_HELP}"),
+            PathError::NoRegisterNamed(name) => {
+                write!(f, "no register named `{name}`: {PATH_HELP}")
+            }
+            PathError::RegisterTooLarge(number) => {
+                write!(f, "register number `{number}` is too large")
+            }
+            PathError::Step { path, error } => write!(f, "`{path}`: {error}"),
+            PathError::Missing {
+                here,
+                shown,
+                missing,
+            } => match missing {
+                Missing::Nil => write!(f, "{here}: {shown} is Nil"),
+                Missing::Elements(n) => write!(
+                    f,
+                    "{here}: the list has only {}",
+                    count(*n as u64, "element")
+                ),
+                Missing::Backs(n) => {
+                    write!(
+                        f,
+                        "{here}: {shown} is Nil after {}",
+                        count(*n as u64, "back")
+                    )
+                }
+            },
+        }
+    }
+}
+
+/// For the callers that still report errors as text.
+impl From<PathError> for String {
+    fn from(error: PathError) -> String {
+        error.to_string()
+    }
 }
 
 const PATH_HELP: &str = "give a register (its name, its number N or rN) followed by \
     steps: .N (element N), .~N (the tree after N backs), .f (front), .b (back)";
 
 /// The register at the start of a path, and the text of the steps.
-fn parse_register<'t>(text: &'t str, names: &[String]) -> Result<(RegisterRef, &'t str), String> {
+fn parse_register<'t>(
+    text: &'t str,
+    names: &[String],
+) -> Result<(RegisterRef, &'t str), PathError> {
     let ends = text
         .char_indices()
         .filter(|&(_, c)| c == '.' || c == '~')
@@ -110,24 +207,24 @@ fn parse_register<'t>(text: &'t str, names: &[String]) -> Result<(RegisterRef, &
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         let index = digits
             .parse()
-            .map_err(|_| format!("register number `{first}` is too large"))?;
+            .map_err(|_| PathError::RegisterTooLarge(first.to_string()))?;
         return Ok((RegisterRef::Index(index), &text[ends[0]..]));
     }
     if first.is_empty() {
-        return Err(format!("`{text}` names no register: {PATH_HELP}"));
+        return Err(PathError::NoRegister(text.to_string()));
     }
-    Err(format!("no register named `{first}`: {PATH_HELP}"))
+    Err(PathError::NoRegisterNamed(first.to_string()))
 }
 
 /// The steps of a path (the text after its register, which starts with
 /// `.` or `~`).
-fn parse_steps(mut text: &str) -> Result<Vec<Step>, String> {
+fn parse_steps(mut text: &str) -> Result<Vec<Step>, StepError> {
     let mut steps = Vec::new();
     while !text.is_empty() {
         let body = match text.strip_prefix('.') {
             Some(body) => body,
             None if text.starts_with('~') => text,
-            None => return Err(format!("expected a step at `{text}`: {PATH_HELP}")),
+            None => return Err(StepError::Expected(text.to_string())),
         };
         // A step runs to the next separator; its own leading `~` belongs to it.
         let skip = usize::from(body.starts_with('~'));
@@ -141,7 +238,7 @@ fn parse_steps(mut text: &str) -> Result<Vec<Step>, String> {
 }
 
 /// One step without its leading dot: `3`, `~3`, `f`, `front`, `b`, `back`.
-fn parse_step(word: &str) -> Result<Step, String> {
+fn parse_step(word: &str) -> Result<Step, StepError> {
     let number = |digits: &str| -> Option<usize> {
         (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
             .then(|| digits.parse().ok())
@@ -154,26 +251,22 @@ fn parse_step(word: &str) -> Result<Step, String> {
             Some(digits) => number(digits).map(Step::Tail),
             None => number(word).map(Step::Element),
         }
-        .ok_or_else(|| format!("`{word}` is not a step: {PATH_HELP}")),
+        .ok_or_else(|| StepError::NotAStep(word.to_string())),
     }
 }
 
 /// Follows the steps from the register's tree. Errors say which step met
 /// Nil: `in.1.3: the list has only 3 elements`, `r4.f: r4 is Nil`,
 /// `in.~7: in is Nil after 4 backs`.
-pub fn follow(tree: &Tree, path: &Path) -> Result<Tree, String> {
+pub fn follow(tree: &Tree, path: &Path) -> Result<Tree, PathError> {
     let mut current = tree;
     let mut shown = path.register.to_string();
     for step in &path.steps {
         let here = format!("{shown}{step}");
-        current = take_step(current, *step).map_err(|why| match why {
-            Missing::Nil => format!("{here}: {shown} is Nil"),
-            Missing::Elements(n) => {
-                format!("{here}: the list has only {}", count(n as u64, "element"))
-            }
-            Missing::Backs(n) => {
-                format!("{here}: {shown} is Nil after {}", count(n as u64, "back"))
-            }
+        current = take_step(current, *step).map_err(|missing| PathError::Missing {
+            here: here.clone(),
+            shown: shown.clone(),
+            missing,
         })?;
         shown = here;
     }
@@ -189,7 +282,8 @@ pub fn reach<'t>(tree: &'t Tree, steps: &[Step]) -> Option<&'t Tree> {
 }
 
 /// Why a step could not be taken.
-enum Missing {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
     /// The tree is Nil.
     Nil,
     /// The list has only this many elements (at least 1).
@@ -308,17 +402,14 @@ mod tests {
             assert!(parse_path(bad, &names).is_err(), "{bad:?} parsed");
         }
         assert_eq!(
-            parse_path("foo.1", &names),
+            parse_path("foo.1", &names).map_err(|e| e.to_string()),
             Err(format!("no register named `foo`: {PATH_HELP}"))
         );
         assert_eq!(
-            parse_path("in.x", &names),
+            parse_path("in.x", &names).map_err(|e| e.to_string()),
             Err(format!("`in.x`: `x` is not a step: {PATH_HELP}"))
         );
-        assert_eq!(
-            parse_path("  ", &names),
-            Err(format!("empty path: {PATH_HELP}"))
-        );
+        assert_eq!(parse_path("  ", &names), Err(PathError::Empty));
     }
 
     #[test]
@@ -333,7 +424,7 @@ mod tests {
         assert_eq!(at("in.~1.f"), Ok(list));
         assert_eq!(at("in.~0"), Ok(input.clone()));
         assert_eq!(at("in.1.~3"), Ok(Tree::NIL));
-        let error = |text: &str| at(text).unwrap_err();
+        let error = |text: &str| at(text).unwrap_err().to_string();
         assert_eq!(error("in.1.3"), "in.1.3: the list has only 3 elements");
         assert_eq!(error("in.3.1"), "in.3.1: the list has only 1 element");
         assert_eq!(error("in.2.0"), "in.2.0: in.2 is Nil");
@@ -343,7 +434,10 @@ mod tests {
         assert_eq!(error("in.1.~7"), "in.1.~7: in.1 is Nil after 3 backs");
         assert_eq!(error("in.3.~2"), "in.3.~2: in.3 is Nil after 1 back");
         let r4 = path(RegisterRef::Index(4), &[Step::Front]);
-        assert_eq!(follow(&Tree::NIL, &r4), Err("r4.f: r4 is Nil".to_string()));
+        assert_eq!(
+            follow(&Tree::NIL, &r4).map_err(|e| e.to_string()),
+            Err("r4.f: r4 is Nil".to_string())
+        );
         assert_eq!(
             follow(&Tree::NIL, &path(RegisterRef::Index(4), &[])),
             Ok(Tree::NIL)

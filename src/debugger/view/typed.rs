@@ -70,7 +70,7 @@ impl ValueType {
 
     /// Parses a type: `int`, `bool`, `dir`, `command`, `instr`, `tree`,
     /// `[T]`, `(T1, T2, ...)`, `maybe T`.
-    pub fn parse(text: &str) -> Result<ValueType, String> {
+    pub fn parse(text: &str) -> Result<ValueType, TypeError> {
         let text = text.trim();
         let mut parser = TypeParser { text, at: 0 };
         let ty = parser.ty(0)?;
@@ -103,6 +103,93 @@ impl fmt::Display for ValueType {
     }
 }
 
+/// Why a type does not parse: the type's text, the column (from 1) and
+/// the problem there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeError {
+    /// The type as typed.
+    pub text: String,
+    /// Where, in characters from 1.
+    pub column: usize,
+    /// What is wrong there.
+    pub problem: TypeProblem,
+}
+
+/// What is wrong at a column of a type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeProblem {
+    /// Something else was expected; what came (`None`: the end).
+    Expected {
+        /// What should have come.
+        expected: &'static str,
+        /// What came instead.
+        found: Option<char>,
+    },
+    /// Types nested deeper than [`TYPE_DEPTH`].
+    TooDeep,
+    /// A word that is no type.
+    NotAType(String),
+}
+
+/// `in the type `T`, at column N: <problem>` and the list of types.
+impl fmt::Display for TypeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "in the type `{}`, at column {}: ",
+            self.text, self.column
+        )?;
+        match &self.problem {
+            TypeProblem::Expected {
+                expected,
+                found: Some(c),
+            } => write!(f, "{expected}, found `{c}`")?,
+            TypeProblem::Expected {
+                expected,
+                found: None,
+            } => write!(f, "{expected}, found the end")?,
+            TypeProblem::TooDeep => write!(f, "types nest at most {TYPE_DEPTH} deep")?,
+            TypeProblem::NotAType(word) => write!(f, "`{word}` is not a type")?,
+        }
+        write!(
+            f,
+            " (types: int, bool, dir, command, instr, tree, [T], (T1, T2, ...), maybe T)"
+        )
+    }
+}
+
+/// A part of a value that does not fit the type it is read as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadError {
+    /// The part's path (`moves.1.~1`).
+    pub at: String,
+    /// What it should have been (`a direction (an Int 0..7)`).
+    pub expected: String,
+    /// What it is instead (`it is Nil`).
+    pub found: String,
+}
+
+/// `moves.1.~1 is not a direction (an Int 0..7): it is Nil`.
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not {}: {}", self.at, self.expected, self.found)
+    }
+}
+
+/// For the callers that still report errors as text.
+impl From<TypeError> for String {
+    fn from(error: TypeError) -> String {
+        error.to_string()
+    }
+}
+
+/// For the callers that still report errors as text.
+impl From<ReadError> for String {
+    fn from(error: ReadError) -> String {
+        error.to_string()
+    }
+}
+
 /// A recursive-descent parser over the type's text (its depth is bounded
 /// by [`TYPE_DEPTH`]).
 struct TypeParser<'a> {
@@ -121,21 +208,18 @@ impl TypeParser<'_> {
     }
 
     /// What was expected here, and what was found instead.
-    fn error(&self, expected: &str) -> String {
-        let found = match self.rest().chars().next() {
-            Some(c) => format!("`{c}`"),
-            None => "the end".to_string(),
-        };
-        self.error_here(&format!("{expected}, found {found}"))
+    fn error(&self, expected: &'static str) -> TypeError {
+        let found = self.rest().chars().next();
+        self.error_here(TypeProblem::Expected { expected, found })
     }
 
-    /// `in the type `T`, at column N: <what>` and the list of types.
-    fn error_here(&self, what: &str) -> String {
-        format!(
-            "in the type `{}`, at column {}: {what} (types: int, bool, dir, command, instr, tree, [T], (T1, T2, ...), maybe T)",
-            self.text,
-            self.text[..self.at].chars().count() + 1
-        )
+    /// The problem at the parser's column.
+    fn error_here(&self, problem: TypeProblem) -> TypeError {
+        TypeError {
+            text: self.text.to_string(),
+            column: self.text[..self.at].chars().count() + 1,
+            problem,
+        }
     }
 
     /// Consumes `c` (after spaces) if it comes next.
@@ -148,9 +232,9 @@ impl TypeParser<'_> {
         found
     }
 
-    fn ty(&mut self, depth: usize) -> Result<ValueType, String> {
+    fn ty(&mut self, depth: usize) -> Result<ValueType, TypeError> {
         if depth > TYPE_DEPTH {
-            return Err(self.error_here(&format!("types nest at most {TYPE_DEPTH} deep")));
+            return Err(self.error_here(TypeProblem::TooDeep));
         }
         if self.eat('[') {
             let element = self.ty(depth + 1)?;
@@ -192,7 +276,7 @@ impl TypeParser<'_> {
                 return Ok(ValueType::Maybe(Box::new(self.ty(depth + 1)?)));
             }
             "" => return Err(self.error("expected a type")),
-            _ => return Err(self.error_here(&format!("`{word}` is not a type"))),
+            _ => return Err(self.error_here(TypeProblem::NotAType(word))),
         };
         self.at += word.len();
         Ok(ty)
@@ -207,7 +291,7 @@ pub fn show_as(
     ty: &ValueType,
     name: &str,
     ctx: &ViewContext,
-) -> Result<String, String> {
+) -> Result<String, ReadError> {
     let mut reader = Reader {
         out: String::new(),
         chars: 0,
@@ -218,7 +302,11 @@ pub fn show_as(
         Ok(()) | Err(Stop::Full) => Ok(reader.out),
         Err(Stop::Mismatch(expected, found)) => {
             let path: String = reader.path.iter().map(Step::to_string).collect();
-            Err(format!("{name}{path} is not {expected}: {found}"))
+            Err(ReadError {
+                at: format!("{name}{path}"),
+                expected,
+                found,
+            })
         }
     }
 }
@@ -284,7 +372,7 @@ impl Reader<'_> {
             }
             ValueType::Command => {
                 let c = decode_command(tree)
-                    .map_err(|why| Stop::Mismatch("a command".to_string(), why))?;
+                    .map_err(|why| Stop::Mismatch("a command".to_string(), why.to_string()))?;
                 self.push(&show::summary(&c))
             }
             ValueType::Instr => {
@@ -402,7 +490,7 @@ mod tests {
 
     fn read(literal: &str, ty: &str) -> Result<String, String> {
         let tree = parse_literal(literal).unwrap();
-        show_as(&tree, &ValueType::parse(ty).unwrap(), "r", &ctx())
+        show_as(&tree, &ValueType::parse(ty).unwrap(), "r", &ctx()).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -439,13 +527,14 @@ mod tests {
             ("int]", "at column 4: the type ends before it, found `]`"),
         ];
         for (text, message) in cases {
-            let error = ValueType::parse(text).unwrap_err();
+            let error = ValueType::parse(text).unwrap_err().to_string();
             assert!(error.contains(message), "{text}: {error}");
         }
         let deep = format!("{}int{}", "[".repeat(100), "]".repeat(100));
         assert!(
             ValueType::parse(&deep)
                 .unwrap_err()
+                .to_string()
                 .contains("at most 32 deep")
         );
     }
