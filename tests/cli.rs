@@ -333,7 +333,10 @@ fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
     }
     // An unusual extension is left to the reader, as before.
     let err = cli_common::failure_of(&["run", &format!("{root}/README.md")]);
-    assert!(err.contains("README.md:3:10: key with no value"), "{err}");
+    assert!(
+        err.contains("[E0801] Error: key with no value") && err.contains("README.md:3:10 ]"),
+        "{err}"
+    );
 }
 
 #[test]
