@@ -582,3 +582,18 @@ fn the_debugger_escapes_control_characters_in_what_it_prints() {
     assert!(!printed.contains('\u{1b}'), "{printed:?}");
     assert!(printed.contains("r\\u{1b}[31mred"), "{printed}");
 }
+
+#[test]
+fn a_cap_set_to_anything_but_a_whole_number_is_an_error_naming_it() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(["check", "examples/count.cta"])
+        .env("CONSTREE_MAX_INPUT", "abc")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        cli_common::text(&out.stderr),
+        "error: CONSTREE_MAX_INPUT=\"abc\" is not a whole number of bytes \
+         (the size of one input file; default 67108864)\n"
+    );
+}
