@@ -53,25 +53,61 @@ impl Limit {
     /// The environment variable's value, the default when it is not set, or
     /// an error naming the variable when it is set to anything but a whole
     /// number.
-    pub fn from_environment(&self) -> Result<u64, String> {
+    pub fn from_environment(&self) -> Result<u64, LimitError> {
         let Some(var) = self.env else {
             return Ok(self.default);
         };
+        let refuse = |text| LimitError {
+            var,
+            text,
+            name: self.name,
+            unit: self.unit,
+            default: self.default,
+        };
         match std::env::var(var) {
             Err(std::env::VarError::NotPresent) => Ok(self.default),
-            Err(std::env::VarError::NotUnicode(_)) => Err(format!(
-                "{var} is not a number of {} (it is not even text)",
-                self.unit
-            )),
-            Ok(text) => text.trim().parse::<u64>().map_err(|_| {
-                format!(
-                    "{var}={text:?} is not a whole number of {} (the {}; default {})",
-                    self.unit, self.name, self.default
-                )
-            }),
+            Err(std::env::VarError::NotUnicode(_)) => Err(refuse(None)),
+            Ok(text) => text.trim().parse::<u64>().map_err(|_| refuse(Some(text))),
         }
     }
 }
+
+/// A cap's environment variable set to something other than a whole
+/// number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitError {
+    /// The variable.
+    pub var: &'static str,
+    /// What it holds, when that is text.
+    pub text: Option<String>,
+    /// What the cap caps ([`Limit::name`]).
+    pub name: &'static str,
+    /// The cap's unit.
+    pub unit: &'static str,
+    /// The cap's default.
+    pub default: u64,
+}
+
+impl std::fmt::Display for LimitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let LimitError {
+            var,
+            name,
+            unit,
+            default,
+            ..
+        } = self;
+        match &self.text {
+            None => write!(f, "{var} is not a number of {unit} (it is not even text)"),
+            Some(text) => write!(
+                f,
+                "{var}={text:?} is not a whole number of {unit} (the {name}; default {default})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LimitError {}
 
 /// The most bytes read from one input: a file named on the command line or
 /// inside another file, or standard input.
@@ -201,7 +237,7 @@ pub static LIMITS: &[&Limit] = &[
 
 /// Checks every cap's environment variable: the first that is set to
 /// something other than a whole number is the error.
-pub fn check_environment() -> Result<(), String> {
+pub fn check_environment() -> Result<(), LimitError> {
     LIMITS
         .iter()
         .try_for_each(|limit| limit.from_environment().map(drop))

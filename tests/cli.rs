@@ -333,7 +333,10 @@ fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
     }
     // An unusual extension is left to the reader, as before.
     let err = cli_common::failure_of(&["run", &format!("{root}/README.md")]);
-    assert!(err.contains("README.md:3:10: key with no value"), "{err}");
+    assert!(
+        err.contains("[E0801] Error: key with no value") && err.contains("README.md:3:10 ]"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -578,4 +581,19 @@ fn the_debugger_escapes_control_characters_in_what_it_prints() {
     let printed = cli_common::text(&out.stdout);
     assert!(!printed.contains('\u{1b}'), "{printed:?}");
     assert!(printed.contains("r\\u{1b}[31mred"), "{printed}");
+}
+
+#[test]
+fn a_cap_set_to_anything_but_a_whole_number_is_an_error_naming_it() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(["check", "examples/count.cta"])
+        .env("CONSTREE_MAX_INPUT", "abc")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        cli_common::text(&out.stderr),
+        "error: CONSTREE_MAX_INPUT=\"abc\" is not a whole number of bytes \
+         (the size of one input file; default 67108864)\n"
+    );
 }

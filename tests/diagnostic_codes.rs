@@ -18,11 +18,23 @@ struct Table {
 }
 
 /// Where each family of codes is tabled.
-const TABLES: &[Table] = &[Table {
-    page: "docs/language.md",
-    name: "the assembler's codes",
-    holds: |_| true,
-}];
+const TABLES: &[Table] = &[
+    Table {
+        page: "docs/language.md",
+        name: "the assembler's codes",
+        holds: |c| !is_scenarios(c),
+    },
+    Table {
+        page: "docs/formats.md",
+        name: "the scenarios' codes",
+        holds: is_scenarios,
+    },
+];
+
+/// Whether a code is a scenario file's (`E08..`).
+fn is_scenarios(code: Code) -> bool {
+    code.as_str().starts_with("E08")
+}
 
 /// The sentence of the docs that names a code on purpose, as one that does
 /// not exist.

@@ -336,16 +336,23 @@ fn scenario_literals_and_expectations_refuse_long_literals() {
         );
         out.assert_error("game.toml");
         assert!(out.stderr.contains("too deep"), "{out:#?}");
-        // `test` reports a failed expectation on standard output.
+        // `test` reports the scenario that does not load on standard
+        // output, its errors on standard error.
         let out = run_on(
             "expect-literal",
             &scenario("nil", &literal),
             &["test", "game.toml"],
         );
-        assert_eq!(out.code, Some(1), "{out:#?}");
+        assert_eq!(out.code, Some(1), "{:?}", out.code);
         assert!(
-            out.stdout.contains("game.toml:") && out.stdout.contains("too deep"),
-            "{out:#?}"
+            out.stdout.contains("game.toml: the scenario does not load"),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            out.stderr.contains("too deep"),
+            "{}",
+            &out.stderr[..out.stderr.len().min(2000)]
         );
     }
 }

@@ -549,11 +549,16 @@ fn scenarios_too_large_for_memory_are_refused_before_they_are_built() {
         for command in [vec!["run", file], vec!["debug", file]] {
             refused(&scratch, &command, "CONSTREE_MAX_WORLD_MEMORY");
         }
-        // `test` reports each scenario on standard output.
+        // `test` reports each scenario on standard output, the errors of
+        // one that does not load on standard error.
         let before = snapshot(scratch.path());
         let out = run_capped(scratch.path(), &["test", file], b"");
         assert_eq!(out.code, Some(1), "{out:#?}");
-        assert!(out.stdout.contains("CONSTREE_MAX_WORLD_MEMORY"), "{out:#?}");
+        assert!(
+            out.stdout.contains("the scenario does not load"),
+            "{out:#?}"
+        );
+        assert!(out.stderr.contains("CONSTREE_MAX_WORLD_MEMORY"), "{out:#?}");
         assert_eq!(snapshot(scratch.path()), before);
     }
     refused(&scratch, &["run", "grid10.toml"], "cells");

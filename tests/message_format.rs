@@ -1,5 +1,5 @@
 //! `--message-format json`: one JSON object per diagnostic, one per line,
-//! on standard error, for `asm` and `check` (snapshots of
+//! on standard error, for `asm`, `check`, `run` and `test` (snapshots of
 //! the objects; docs/formats.md describes the fields).
 
 mod cli_common;
@@ -90,4 +90,80 @@ fn without_the_flag_diagnostics_are_drawn() {
         "{err}"
     );
     assert!(err.ends_with("1 error, 1 warning\n"), "{err}");
+}
+
+/// A scenario with an error in each of several entries, and a robot whose
+/// program does not assemble.
+const SCENARIO: &str = "[world]\nmap = \"\"\"\nA#.\n...\n\"\"\"\n\
+    [[robot]]\nat = [1, 0]\n\
+    [[robot]]\nat = [0, 0]\ncolor = \"Pink\"\n\
+    [[robot]]\nat = \"A\"\nprogram = \"broken.cta\"\n\
+    [[item]]\nat = [3, 0]\nshield = true\n\
+    [[player]]\nname = \"P\"\nhomes = [\"Z\"]\n";
+
+/// A folder with [`SCENARIO`] and its broken program.
+fn bad_game(name: &str) -> std::path::PathBuf {
+    let dir = scratch_dir(name);
+    std::fs::write(dir.join("game.toml"), SCENARIO).unwrap();
+    std::fs::write(
+        dir.join("broken.cta"),
+        "use std/control\nmain:\n    jmp nowhere\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn run_reports_every_error_of_a_scenario_at_once() {
+    let dir = bad_game("message_format_run");
+    let (code, lines) = json_lines(&dir, &["run", "game.toml", "--message-format", "json"]);
+    assert_eq!(code, 1);
+    let codes: Vec<&str> = lines.iter().map(|l| l["code"].as_str().unwrap()).collect();
+    assert_eq!(
+        codes,
+        ["E0803", "E0803", "E0804", "E0806", "E0512", "E0803"],
+        "{lines:#?}"
+    );
+    insta::assert_snapshot!("run_every_scenario_error", pretty(&lines));
+}
+
+#[test]
+fn test_reports_a_scenario_that_does_not_load_on_both_streams() {
+    let dir = bad_game("message_format_test");
+    let out = Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(["test", "game.toml", "--message-format", "json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "FAILED  game.toml: the scenario does not load\n0 passed, 1 failed\n"
+    );
+    let (_, lines) = json_lines(&dir, &["test", "game.toml", "--message-format", "json"]);
+    assert_eq!(lines.len(), 6, "{lines:#?}");
+    let drawn = text(&out.stderr);
+    assert!(drawn.lines().all(|l| l.starts_with('{')), "{drawn}");
+}
+
+#[test]
+fn a_whole_file_error_names_the_file_without_a_place() {
+    let dir = scratch_dir("message_format_whole");
+    std::fs::write(
+        dir.join("huge.toml"),
+        "[world]\nsize = [8, 8]\n[values]\ncargo = { x = 3 }\n",
+    )
+    .unwrap();
+    let (code, lines) = json_lines(&dir, &["run", "huge.toml", "--message-format", "json"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("run_whole_file_error", pretty(&lines));
+    let drawn = Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(["run", "huge.toml", "--color", "never"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        text(&drawn.stderr).lines().next(),
+        Some("[E0810] Error: huge.toml: values.cargo: \"x\" is not a cargo type (a number)")
+    );
 }

@@ -172,7 +172,8 @@ fn test_without_scenarios_or_expectations_fails() {
     // A scenario that does not load counts as a failure.
     let out = constree(&["test", "nowhere.toml"], "");
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).contains("FAILED  nowhere.toml: cannot read the scenario"));
+    assert!(text(&out.stdout).contains("FAILED  nowhere.toml: the scenario does not load"));
+    assert!(text(&out.stderr).contains("nowhere.toml: cannot read the scenario"));
 }
 
 /// A scenario with the given `[expect]` table, loaded.
@@ -180,7 +181,7 @@ fn load(expect: &str) -> Result<constree::scenario::Scenario, String> {
     let text = format!(
         "steps = 5\n[world]\nmap = \"A.B\"\n[[robot]]\nname = \"r\"\nat = \"A\"\nprogram = \"p.cta\"\n[[player]]\nname = \"Red\"\nhomes = [\"A\"]\n{expect}"
     );
-    let programs = |_: &str| -> Result<constree::image::Image, String> {
+    let programs = |_: &str| -> Result<constree::image::Image, constree::scenario::ProgramError> {
         let loader = constree::asm::source::MemoryLoader::default()
             .with("p.cta", "use std/control\nreg out = Move E\nreg count = 3\nreg heading = S\nreg marks = [nil]\nmain:\n    emit Pass\n    jmp main\n");
         constree::scenario::load_program(&loader, Path::new("p.cta"))
@@ -235,8 +236,19 @@ fn bad_expectations_name_the_line_and_field() {
         ),
     ] {
         let error = load(expect).expect_err(expect);
+        // `s.toml:LINE:COLUMN: MESSAGE`: the place heads the drawn source
+        // (`╭─[ s.toml:LINE:COLUMN ]`), the message the error.
+        let mut parts = message.splitn(4, ':');
+        let (file, line, column) = (parts.next(), parts.next(), parts.next());
+        let (place, text) = match (file, line, column, parts.next()) {
+            (Some("s.toml"), Some(l), Some(c), rest) => (
+                Some(format!("s.toml:{l}:{c} ]")),
+                rest.map_or("", str::trim_start),
+            ),
+            _ => (None, message),
+        };
         assert!(
-            error.starts_with(message) || error.contains(message),
+            place.is_none_or(|p| error.contains(&p)) && error.contains(text),
             "{expect}:\n{error}\nexpected: {message}"
         );
     }

@@ -474,10 +474,24 @@ fn bad_scenarios_name_file_line_and_field() {
     ];
     for (test, scenario, expected) in cases {
         let err = bad_run(test, &[("bad.toml", scenario)]);
-        assert!(err.starts_with("error: DIR/bad.toml:"), "{test}: {err}");
+        assert!(err.starts_with("[E08"), "{test}: {err}");
+        // `bad.toml:LINE:COLUMN: MESSAGE`: the place heads the drawn
+        // source (`╭─[ DIR/bad.toml:LINE:COLUMN ]`), the message the error.
+        let (place, message) = match expected.strip_prefix("bad.toml:") {
+            Some(rest) => {
+                let mut parts = rest.splitn(3, ':');
+                let (line, column) = (parts.next().unwrap(), parts.next().unwrap());
+                let message = parts.next().unwrap().trim_start();
+                (Some(format!("DIR/bad.toml:{line}:{column} ]")), message)
+            }
+            None => (None, *expected),
+        };
+        if let Some(place) = place {
+            assert!(err.contains(&place), "{test}: expected {place:?} in\n{err}");
+        }
         assert!(
-            err.contains(expected),
-            "{test}: expected {expected:?} in\n{err}"
+            err.contains(message),
+            "{test}: expected {message:?} in\n{err}"
         );
     }
 }
@@ -495,7 +509,8 @@ fn a_program_that_does_not_assemble_shows_its_diagnostics() {
         ],
     );
     assert!(
-        err.contains("bad.toml:5:11: robot[0].program: DIR/broken.cta does not assemble"),
+        err.contains("[E0806] Error: robot[0].program: DIR/broken.cta does not assemble")
+            && err.contains("DIR/bad.toml:5:11 ]"),
         "{err}"
     );
     assert!(
@@ -624,7 +639,10 @@ fn an_image_that_overflows_its_own_limits_is_refused() {
     .unwrap();
     let err = failure_of(&["run", arg(&dir.join("s.toml"))]);
     assert!(
-        err.contains("s.toml:5:11: robot[0].program: register 2 (`out`) holds 4 conses, which do not fit the limit 1"),
+        err.contains("s.toml:5:11 ]")
+            && err.contains(
+                "robot[0].program: register 2 (`out`) holds 4 conses, which do not fit the limit 1"
+            ),
         "{err}"
     );
 }

@@ -42,7 +42,10 @@ fn entrant(name: &str, image: Image) -> Entrant {
 
 /// A scenario without robots of its own.
 fn scenario(text: &str) -> Scenario {
-    Scenario::from_text("t.toml", text, &|name: &str| Err(format!("no {name}"))).expect("loads")
+    Scenario::from_text("t.toml", text, &|name: &str| {
+        Err(format!("no {name}").into())
+    })
+    .expect("loads")
 }
 
 fn tournament(text: &str, players: &[Entrant], rounds: usize) -> Tournament {

@@ -151,7 +151,7 @@ fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
     let mut debugger = Debugger::for_scenario(scenario, builtins).map_err(Failure)?;
     let loader = DiskLoader::new(args.stdlib.dir());
     for file in &args.image {
-        let image = load_program_denying(&loader, file, args.deny.warnings()).map_err(Failure)?;
+        let image = load_program_denying(&loader, file, args.deny.warnings())?;
         debugger.add_image(image);
     }
     if let Some(sel) = &args.robot {

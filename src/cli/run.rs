@@ -2,12 +2,13 @@
 //! game.
 
 use super::asm::{DenyOption, StdlibOption};
+use super::messages::{self, MessageFormatOption};
 use super::render::{self, map};
 use super::{Failure, kind};
 use crate::scenario::expect::MachineFailure;
 use crate::scenario::game::{Game, RobotEvent, scores};
 use crate::scenario::replay::Replay;
-use crate::scenario::{RobotSetup, Scenario, builtin};
+use crate::scenario::{RobotSetup, Scenario, ScenarioError, builtin};
 use crate::words::count;
 use crate::world::World;
 use std::path::PathBuf;
@@ -55,6 +56,8 @@ pub struct RunArgs {
     stdlib: StdlibOption,
     #[command(flatten)]
     deny: DenyOption,
+    #[command(flatten)]
+    messages: MessageFormatOption,
 }
 
 /// `constree replay`.
@@ -74,16 +77,18 @@ pub struct ReplayArgs {
     shared: bool,
 }
 
-fn load(args: &RunArgs) -> Result<(Scenario, String), Failure> {
+/// The scenario and its text; a scenario that does not load is
+/// `Ok(Err(..))`, its errors to be reported as diagnostics.
+fn load(args: &RunArgs) -> Result<Result<(Scenario, String), ScenarioError>, Failure> {
     match &args.scenario {
         Some(path) => {
             kind::SCENARIO.check("run", path)?;
             Ok(Scenario::load_text_with(
                 path,
                 &args.deny.assembling(&args.stdlib),
-            )?)
+            ))
         }
-        None => Ok((builtin::scenario()?, builtin::text().to_string())),
+        None => Ok(builtin::scenario().map(|s| (s, builtin::text().to_string()))),
     }
 }
 
@@ -121,7 +126,14 @@ fn trace_line(robot: &RobotSetup, event: &RobotEvent) -> String {
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
-    let (scenario, text) = load(&args)?;
+    args.messages.install();
+    let (scenario, text) = match load(&args)? {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            messages::report(&e.diagnostics, &e.sources);
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     if let Some(path) = &args.record {
         crate::files::check_output(path)
             .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;

@@ -1,6 +1,7 @@
 //! `constree test`: play scenarios and check their `[expect]` tables.
 
 use super::asm::{DenyOption, StdlibOption};
+use super::messages::{self, MessageFormatOption};
 use super::{Failure, kind};
 use crate::scenario::{Assembling, Scenario};
 use crate::words::count;
@@ -37,6 +38,8 @@ pub struct TestArgs {
     stdlib: StdlibOption,
     #[command(flatten)]
     deny: DenyOption,
+    #[command(flatten)]
+    messages: MessageFormatOption,
 }
 
 /// The `.toml` files of a directory, sorted.
@@ -53,6 +56,7 @@ fn scenarios_in(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
 }
 
 pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
+    args.messages.install();
     let files = if args.scenarios.is_empty() {
         let files = scenarios_in(Path::new("."))?;
         if files.is_empty() {
@@ -106,7 +110,11 @@ fn test_file(file: &Path, assembling: &Assembling, filter: Option<&str>) -> (usi
     let scenario = match Scenario::load_text_with(file, assembling).map(|(s, _)| s) {
         Ok(s) => s,
         Err(e) => {
-            println!("FAILED  {e}");
+            println!(
+                "FAILED  {}: the scenario does not load",
+                crate::files::display(file)
+            );
+            messages::report(&e.diagnostics, &e.sources);
             return (0, 1);
         }
     };

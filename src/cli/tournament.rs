@@ -104,8 +104,7 @@ fn entrants(paths: &[PathBuf], assembling: &Assembling) -> Result<Vec<Entrant>, 
                 path.display()
             )));
         }
-        let image =
-            load_program_denying(&loader, path, assembling.deny_warnings).map_err(Failure)?;
+        let image = load_program_denying(&loader, path, assembling.deny_warnings)?;
         let stem = path.file_stem().map_or_else(
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),

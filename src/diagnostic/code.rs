@@ -8,8 +8,10 @@ use std::fmt;
 /// one list.
 macro_rules! codes {
     ($($code:ident)*) => {
-        /// A short stable diagnostic code, e.g. `E0101` (see
-        /// `docs/language.md`): what each means is its [`Code::title`].
+        /// A short stable diagnostic code, e.g. `E0101`: what each means is
+        /// its [`Code::title`]. `E00..`-`E06..` and `W07..` are the
+        /// assembler's (`docs/language.md`), `E08..` scenario files'
+        /// (`docs/formats.md`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
             $(
@@ -38,7 +40,8 @@ codes! {
     E0218 E0219 E0220 E0401 E0402 E0403 E0404 E0405 E0406 E0407 E0408 E0409
     E0410 E0411 E0412 E0413 E0414 E0415 E0416 E0417 E0420 E0421 E0422 E0423
     E0424 E0501 E0502 E0503 E0504 E0505 E0506 E0507 E0508 E0509 E0510 E0511
-    E0512 E0513 E0514 E0515 E0516 E0601 E0602 E0603 E0605 E0606 E0607 W0701
+    E0512 E0513 E0514 E0515 E0516 E0601 E0602 E0603 E0605 E0606 E0607 E0800
+    E0801 E0802 E0803 E0804 E0805 E0806 E0807 E0808 E0809 E0810 E0811 W0701
     W0702 W0703 W0704 W0705 W0706
 }
 
@@ -137,6 +140,36 @@ impl Code {
             Code::E0605 => "an operand naming a register the program does not have",
             Code::E0606 => "a write to a value (a constant register)",
             Code::E0607 => "a call stack too small for the deepest chain of calls",
+            Code::E0800 => "a scenario file that cannot be read",
+            Code::E0801 => {
+                "a scenario that is not TOML of the scenario's form (a syntax error, an unknown field, a value of the wrong type)"
+            }
+            Code::E0802 => {
+                "a bad grid: no `size` or `map`, a ragged map, a repeated mark, a `size` that disagrees with the map, too many cells"
+            }
+            Code::E0803 => {
+                "a bad position: off the grid, on a wall, an unknown mark, or `random` where it cannot be"
+            }
+            Code::E0804 => "a colour that is not one of the report's eight",
+            Code::E0805 => {
+                "a bad item: none or several kinds in one entry, register contents that are not a value, too many, or an `at` missing or where it has none"
+            }
+            Code::E0806 => {
+                "a robot's program that cannot be loaded: no such file, an image that cannot be read, a source that does not assemble"
+            }
+            Code::E0807 => {
+                "register limits that do not hold the program: too few limits, or contents that do not fit"
+            }
+            Code::E0808 => {
+                "a game over a cap: a speed or register limit above `[limits]`, or a world too large for memory"
+            }
+            Code::E0809 => {
+                "a bad scoring rule or player: an unknown rule, or a player without the colour `survivors` counts by"
+            }
+            Code::E0810 => "a bad value table: a cargo type that is not a number",
+            Code::E0811 => {
+                "a bad expectation: an unknown player, robot or register, a step past the test's last, a value that is not one, or nothing to check"
+            }
             Code::W0701 => "a block never reached (left out of the image)",
             Code::W0702 => "a register read but never written (always Nil)",
             Code::W0703 => "a write to `in` (the engine overwrites it)",
@@ -300,6 +333,40 @@ impl Code {
             Code::E0606 => "write to a register: declare one with `reg NAME` and use its name",
             Code::E0607 => {
                 "resize the stack (`resize stack N` after `use std/control`), or call less deeply"
+            }
+            Code::E0800 => {
+                "check the path (relative to the current directory) and that the file can be read"
+            }
+            Code::E0801 => {
+                "compare the file with the scenario format in docs/formats.md: the message names the field"
+            }
+            Code::E0802 => {
+                "give `size` = [columns, rows], or a `map` of rows of equal length ('#' a wall, '.' a square, a letter or digit a marked square)"
+            }
+            Code::E0803 => {
+                "write [x, y] inside the grid and not on a wall, a mark of the map, or \"random\" where a random square is allowed"
+            }
+            Code::E0804 => "write Red, Orange, Yellow, Green, Blue, Violet, Black or White",
+            Code::E0805 => {
+                "give an item exactly one of cargo = [type, weight], shield = true, frame = { color, strength }, processor = SPEED, register = LIMIT"
+            }
+            Code::E0806 => {
+                "fix the program (`constree check FILE` shows all its errors), or the path, which is relative to the scenario"
+            }
+            Code::E0807 => {
+                "list a limit for every register of the program, each at least the size of what the register holds"
+            }
+            Code::E0808 => {
+                "lower the speed or limit, or raise the cap (`[limits] speed = N`, `[limits] register = N`, CONSTREE_MAX_WORLD_MEMORY)"
+            }
+            Code::E0809 => {
+                "write scoring = \"home\" or \"survivors\", and give every player a `color` under \"survivors\""
+            }
+            Code::E0810 => {
+                "write the cargo types of `[values] cargo` as numbers, e.g. cargo = { 5 = 10 }"
+            }
+            Code::E0811 => {
+                "name a player, robot or register of the scenario, and an `after` within `expect.steps`"
             }
             Code::W0701 => "jump to it, or delete it if nothing needs it",
             Code::W0702 => {

@@ -15,7 +15,9 @@
 //! `children` the notes (`"level": "note"`) and the help line
 //! (`"level": "help"`); `expansion` the macro invocations the primary
 //! span was expanded from, innermost first. Lines and columns are 1-based,
-//! columns counted in characters, the end exclusive.
+//! columns counted in characters, the end exclusive; a diagnostic about a
+//! whole file (a scenario over a cap) has a primary span with its file and
+//! `null` positions.
 
 use super::{Diagnostic, Severity, Sources, Span};
 use serde_json::{Value, json};
@@ -46,10 +48,30 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// The span of a diagnostic about a whole file: the file, no place in it.
+fn whole_file(sources: &Sources, span: Span) -> Value {
+    json!({
+        "file": sources.get(span.file).name,
+        "byte_start": null,
+        "byte_end": null,
+        "line_start": null,
+        "column_start": null,
+        "line_end": null,
+        "column_end": null,
+        "is_primary": true,
+        "label": null,
+    })
+}
+
 /// One diagnostic as a JSON value.
 pub fn to_json(d: &Diagnostic, sources: &Sources) -> Value {
     let (primary, label) = &d.primary;
-    let spans: Vec<Value> = std::iter::once(span(sources, *primary, label, true))
+    let first = if d.whole_file {
+        whole_file(sources, *primary)
+    } else {
+        span(sources, *primary, label, true)
+    };
+    let spans: Vec<Value> = std::iter::once(first)
         .chain(d.labels.iter().map(|(s, t)| span(sources, *s, t, false)))
         .collect();
     let children: Vec<Value> = d

@@ -43,6 +43,9 @@ pub struct Diagnostic {
     /// The macro invocations the primary span was expanded from, innermost
     /// first: `(macro name, call site)`.
     pub expansion: Vec<(String, Span)>,
+    /// Whether it is about its file as a whole, not a place in it (the
+    /// primary span is then empty, at the file's start, and not shown).
+    pub whole_file: bool,
 }
 
 impl Diagnostic {
@@ -66,6 +69,15 @@ impl Diagnostic {
             notes: Vec::new(),
             help: Some(code.help().to_string()),
             expansion: Vec::new(),
+            whole_file: false,
+        }
+    }
+
+    /// An error about a whole file, not a place in it.
+    pub fn about_file(code: Code, file: FileId, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            whole_file: true,
+            ..Diagnostic::error(code, Span::new(file, 0..0), message)
         }
     }
 
@@ -96,6 +108,16 @@ impl Diagnostic {
     /// Records the macro expansions the primary span came from.
     pub fn expanded_from(mut self, chain: &[(String, Span)]) -> Diagnostic {
         self.expansion = chain.to_vec();
+        self
+    }
+
+    /// The same diagnostic with its spans in files numbered `offset`
+    /// further on (its files appended to other [`Sources`]).
+    pub fn shift_files(mut self, offset: u32) -> Diagnostic {
+        let shift = |s: &mut Span| s.file.0 += offset;
+        shift(&mut self.primary.0);
+        self.labels.iter_mut().for_each(|(s, _)| shift(s));
+        self.expansion.iter_mut().for_each(|(_, s)| shift(s));
         self
     }
 

@@ -103,19 +103,25 @@ impl CharIndexes {
     }
 }
 
-/// A diagnostic about a file with no text (one that could not be read):
-/// there is no line to underline, so it is the header, then its notes and
+/// A diagnostic about a file with no text (one that could not be read),
+/// or about a whole file: there is no line to underline, so it is the
+/// header (with the file's name, for a whole file), then its notes and
 /// help, each on a line of its own.
-fn render_without_snippet(d: &Diagnostic, colour: bool) -> String {
+fn render_without_snippet(d: &Diagnostic, sources: &Sources, colour: bool) -> String {
     let (word, sgr) = match d.severity {
         Severity::Error => ("Error", "31"),
         Severity::Warning => ("Warning", "33"),
     };
     let header = format!("[{}] {word}:", d.code);
-    let mut out = if colour {
-        format!("\x1b[{sgr}m{header}\x1b[0m {}\n", d.message)
+    let message = if d.whole_file {
+        format!("{}: {}", sources.get(d.primary.0.file).name, d.message)
     } else {
-        format!("{header} {}\n", d.message)
+        d.message.clone()
+    };
+    let mut out = if colour {
+        format!("\x1b[{sgr}m{header}\x1b[0m {message}\n")
+    } else {
+        format!("{header} {message}\n")
     };
     for n in &d.notes {
         out.push_str(&format!("   = Note: {n}\n"));
@@ -139,8 +145,8 @@ fn render_one(d: &Diagnostic, sources: &Sources, colour: bool, chars: &mut CharI
         Color::Yellow
     };
     let (span, text) = &d.primary;
-    if sources.get(span.file).text.is_empty() && d.labels.is_empty() {
-        return render_without_snippet(d, colour);
+    if d.whole_file || (sources.get(span.file).text.is_empty() && d.labels.is_empty()) {
+        return render_without_snippet(d, sources, colour);
     }
     let mut report = Report::build(kind, (name(*span), range(*span)))
         .with_config(

@@ -122,6 +122,14 @@ impl Sources {
             .map(|(i, f)| (FileId(i as u32), f))
     }
 
+    /// Appends every file of `other`, and gives how far their ids moved
+    /// (for [`super::Diagnostic::shift_files`]).
+    pub fn append(&mut self, other: Sources) -> u32 {
+        let offset = self.files.len() as u32;
+        self.files.extend(other.files);
+        offset
+    }
+
     /// `file:line:column` of the start of a span.
     pub fn location(&self, span: Span) -> String {
         let file = self.get(span.file);

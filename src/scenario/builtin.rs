@@ -3,7 +3,6 @@
 
 use super::{Scenario, ScenarioError, load_program};
 use crate::asm::source::MemoryLoader;
-use crate::image::Image;
 use std::path::Path;
 
 /// The scenario file's name, as messages show it.
@@ -24,7 +23,7 @@ pub fn scenario() -> Result<Scenario, ScenarioError> {
         .fold(MemoryLoader::default(), |l, (name, text)| {
             l.with(name, text)
         });
-    let programs = |name: &str| -> Result<Image, String> { load_program(&loader, Path::new(name)) };
+    let programs = |name: &str| load_program(&loader, Path::new(name));
     Scenario::from_text(NAME, SCENARIO, &programs)
 }
 

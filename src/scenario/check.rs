@@ -2,17 +2,23 @@
 //! limit, with errors that name the file, line, column and field; the
 //! robots' programs are assembled here.
 
-use super::error::Locator;
+// Checks return `Result<_, Diagnostic>`: a diagnostic is large, but errors
+// are the cold path, as in the assembler.
+#![allow(clippy::result_large_err)]
+
+use super::error::{Locator, ProgramError, Refused};
 use super::spec::{self, ItemSpec, PositionSpec, RegisterSpec, ScenarioSpec};
 use super::{
-    ItemValues, Limits, OverCap, Placement, Player, ProgramLoader, RobotSetup, Scenario,
-    ScenarioError, Scoring, Slot,
+    ItemValues, Limits, OverCap, Placement, Player, ProgramLoader, RobotSetup, Scenario, Scoring,
+    Slot,
 };
 use crate::asm::parse_literal;
+use crate::diagnostic::{Code, Diagnostic, Sources};
 use crate::image::Image;
 use crate::machine::{Memory, Register};
 use crate::tree::Tree;
 use crate::world::{Color, Frame, Item, Position, Processor, Shape};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use toml::Spanned;
@@ -69,92 +75,74 @@ fn color(text: &str) -> Option<Color> {
 pub(super) struct Checker<'a> {
     pub(super) at: Locator<'a>,
     pub(super) programs: ProgramLoader<'a>,
+    /// The scenario file, then the files of the programs' diagnostics.
+    pub(super) sources: RefCell<Sources>,
+}
+
+/// The value of a part that was accepted; the errors of one that was not
+/// are added to `errors`.
+pub(super) fn keep<T>(
+    errors: &mut Vec<Diagnostic>,
+    part: Result<T, impl Into<Refused>>,
+) -> Option<T> {
+    part.map_err(|e| errors.extend(e.into().0)).ok()
 }
 
 pub(super) type Grid = (Shape, Vec<bool>, BTreeMap<String, Position>);
 
 impl Checker<'_> {
-    pub(super) fn check(&self, spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
-        let (shape, walls, marks) = self.grid(&spec)?;
-        self.check_memory(&spec, shape.cell_count())?;
+    /// The scenario, or every error found: the grid and the world's size
+    /// first (everything else stands on them), then each item, robot,
+    /// player and slot on its own, then the caps and the expectations.
+    pub(super) fn check(&self, spec: ScenarioSpec) -> Result<Scenario, Vec<Diagnostic>> {
+        let (shape, walls, marks) = self.grid(&spec).map_err(|d| vec![d])?;
+        self.check_memory(&spec, shape.cell_count())
+            .map_err(|d| vec![d])?;
         let grid = (shape, walls, marks);
+        let mut errors = Vec::new();
         let mut items = Vec::new();
         for (k, item) in spec.items.iter().enumerate() {
-            let field = format!("item[{k}]");
-            let Some(pos) = &item.get_ref().at else {
-                return Err(self.at.error(
-                    item.span(),
-                    field,
-                    "an item on the map needs `at`: [x, y], a mark or \"random\"",
-                ));
-            };
-            let placement = self.placement(pos, &grid, &format!("{field}.at"))?;
-            for it in self.items(item, &field)? {
-                items.push((placement, it));
+            if let Some(found) = keep(&mut errors, self.item_on_the_map(k, item, &grid)) {
+                items.extend(found);
             }
         }
         let mut robots = Vec::new();
         for (k, robot) in spec.robots.iter().enumerate() {
-            robots.push(self.robot(k, robot, &grid)?);
+            robots.extend(keep(&mut errors, self.robot(k, robot, &grid)));
         }
-        let scoring = self.scoring(&spec)?;
-        let players = self.players(&spec, &grid, scoring)?;
+        let scoring = keep(&mut errors, self.scoring(&spec)).unwrap_or(Scoring::Home);
+        let mut players = Vec::new();
+        for (k, p) in spec.players.iter().enumerate() {
+            players.extend(keep(&mut errors, self.player(k, p, &grid, scoring)));
+        }
         let mut slots = Vec::new();
         for (k, s) in spec.slots.iter().enumerate() {
-            let field = format!("slot[{k}]");
-            let slot = s.get_ref();
-            let frame = Frame {
-                color: self.color(&slot.color, &format!("{field}.color"))?,
-                strength: slot.strength.unwrap_or(100),
-            };
-            let homes = slot
-                .homes
-                .iter()
-                .enumerate()
-                .map(|(h, home)| self.home(home, &grid, &format!("{field}.homes[{h}]")))
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut inventory = Vec::new();
-            for (i, it) in slot.inventory.iter().enumerate() {
-                inventory.extend(self.items(it, &format!("{field}.inventory[{i}]"))?);
-            }
-            slots.push(Slot {
-                at: self.placement(&slot.at, &grid, &format!("{field}.at"))?,
-                frame,
-                speed: slot.speed.unwrap_or(1000),
-                homes,
-                inventory,
-            });
+            slots.extend(keep(&mut errors, self.slot(k, s, &grid)));
         }
+        let cargo = keep(&mut errors, self.cargo_values(&spec));
+        let limits = Limits {
+            speed: spec.limits.speed,
+            register: spec.limits.register,
+        };
+        let Some(cargo) = cargo.filter(|_| errors.is_empty()) else {
+            return Err(errors);
+        };
         let values = ItemValues {
-            cargo: spec
-                .values
-                .cargo
-                .iter()
-                .map(|(k, v)| {
-                    k.parse::<i64>().map(|t| (t, *v)).map_err(|_| {
-                        self.at.whole(
-                            "values.cargo",
-                            format!("{k:?} is not a cargo type (a number)"),
-                        )
-                    })
-                })
-                .collect::<Result<_, _>>()?,
+            cargo,
             shield: spec.values.shield,
             frame: spec.values.frame,
             processor: spec.values.processor,
             register: spec.values.register,
         };
-        let limits = Limits {
-            speed: spec.limits.speed,
-            register: spec.limits.register,
-        };
-        self.check_limits(&limits, &items, &robots, &slots)?;
+        self.check_limits(&limits, &items, &robots, &slots)
+            .map_err(|d| vec![d])?;
         let steps = spec.steps.unwrap_or(100);
         let expect = spec
             .expect
             .as_ref()
             .map(|e| self.expectations(e, steps, &robots, &players, &grid))
-            .transpose()?;
+            .transpose()
+            .map_err(|Refused(d)| d)?;
         let (shape, walls, marks) = grid;
         Ok(Scenario {
             name: spec.name.unwrap_or_else(|| self.at.file().to_string()),
@@ -175,8 +163,73 @@ impl Checker<'_> {
         })
     }
 
+    /// An entry of `[[item]]`: where it lies, and the items it stands for.
+    fn item_on_the_map(
+        &self,
+        k: usize,
+        item: &Spanned<ItemSpec>,
+        grid: &Grid,
+    ) -> Result<Vec<(Placement, Item)>, Diagnostic> {
+        let field = format!("item[{k}]");
+        let Some(pos) = &item.get_ref().at else {
+            return Err(self.at.error(
+                Code::E0805,
+                item.span(),
+                field,
+                "an item on the map needs `at`: [x, y], a mark or \"random\"",
+            ));
+        };
+        let placement = self.placement(pos, grid, &format!("{field}.at"))?;
+        let items = self.items(item, &field)?;
+        Ok(items.into_iter().map(|it| (placement, it)).collect())
+    }
+
+    /// An entry of `[[slot]]`, a player's place in a tournament.
+    fn slot(&self, k: usize, s: &Spanned<spec::SlotSpec>, grid: &Grid) -> Result<Slot, Diagnostic> {
+        let field = format!("slot[{k}]");
+        let slot = s.get_ref();
+        let frame = Frame {
+            color: self.color(&slot.color, &format!("{field}.color"))?,
+            strength: slot.strength.unwrap_or(100),
+        };
+        let homes = slot
+            .homes
+            .iter()
+            .enumerate()
+            .map(|(h, home)| self.home(home, grid, &format!("{field}.homes[{h}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut inventory = Vec::new();
+        for (i, it) in slot.inventory.iter().enumerate() {
+            inventory.extend(self.items(it, &format!("{field}.inventory[{i}]"))?);
+        }
+        Ok(Slot {
+            at: self.placement(&slot.at, grid, &format!("{field}.at"))?,
+            frame,
+            speed: slot.speed.unwrap_or(1000),
+            homes,
+            inventory,
+        })
+    }
+
+    /// `[values] cargo`: the value of each cargo type.
+    fn cargo_values(&self, spec: &ScenarioSpec) -> Result<BTreeMap<i64, i64>, Diagnostic> {
+        spec.values
+            .cargo
+            .iter()
+            .map(|(k, v)| {
+                k.parse::<i64>().map(|t| (t, *v)).map_err(|_| {
+                    self.at.whole(
+                        Code::E0810,
+                        "values.cargo",
+                        format!("{k:?} is not a cargo type (a number)"),
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// The scoring rule: `home` unless the file says `survivors`.
-    fn scoring(&self, spec: &ScenarioSpec) -> Result<Scoring, ScenarioError> {
+    fn scoring(&self, spec: &ScenarioSpec) -> Result<Scoring, Diagnostic> {
         match spec
             .scoring
             .as_ref()
@@ -185,6 +238,7 @@ impl Checker<'_> {
             None | Some(("home", _)) => Ok(Scoring::Home),
             Some(("survivors", _)) => Ok(Scoring::Survivors),
             Some((other, span)) => Err(self.at.error(
+                Code::E0809,
                 span,
                 "scoring",
                 format!("unknown scoring rule {other:?}: expected \"home\" or \"survivors\""),
@@ -192,51 +246,49 @@ impl Checker<'_> {
         }
     }
 
-    /// The players: their home squares, and their colours (which the
+    /// A player: their home squares, and their colour (which the
     /// `survivors` rule needs, to count their robots).
-    fn players(
+    fn player(
         &self,
-        spec: &ScenarioSpec,
+        k: usize,
+        p: &Spanned<spec::PlayerSpec>,
         grid: &Grid,
         scoring: Scoring,
-    ) -> Result<Vec<Player>, ScenarioError> {
-        let mut players = Vec::new();
-        for (k, p) in spec.players.iter().enumerate() {
-            let field = format!("player[{k}]");
-            let homes = p
-                .get_ref()
-                .homes
-                .iter()
-                .enumerate()
-                .map(|(h, home)| self.home(home, grid, &format!("{field}.homes[{h}]")))
-                .collect::<Result<Vec<_>, _>>()?;
-            let color = p
-                .get_ref()
-                .color
-                .as_ref()
-                .map(|c| self.color(c, &format!("{field}.color")))
-                .transpose()?;
-            if color.is_none() && scoring == Scoring::Survivors {
-                return Err(self.at.error(
-                    p.span(),
-                    field,
-                    "the \"survivors\" rule counts a player's robots by their colour: give the player a `color`",
-                ));
-            }
-            players.push(Player {
-                name: p.get_ref().name.clone(),
-                homes,
-                color,
-            });
+    ) -> Result<Player, Diagnostic> {
+        let field = format!("player[{k}]");
+        let homes = p
+            .get_ref()
+            .homes
+            .iter()
+            .enumerate()
+            .map(|(h, home)| self.home(home, grid, &format!("{field}.homes[{h}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let color = p
+            .get_ref()
+            .color
+            .as_ref()
+            .map(|c| self.color(c, &format!("{field}.color")))
+            .transpose()?;
+        if color.is_none() && scoring == Scoring::Survivors {
+            return Err(self.at.error(
+                Code::E0809,
+                p.span(),
+                field,
+                "the \"survivors\" rule counts a player's robots by their colour: give the player a `color`",
+            ));
         }
-        Ok(players)
+        Ok(Player {
+            name: p.get_ref().name.clone(),
+            homes,
+            color,
+        })
     }
 
     /// Refuses a scenario whose world would take more memory than
     /// [`crate::limits::MAX_WORLD_MEMORY`], estimated from its grid and its
     /// item and robot counts before any item or robot is built (see
     /// [`world_bytes`]).
-    fn check_memory(&self, spec: &ScenarioSpec, cells: usize) -> Result<(), ScenarioError> {
+    fn check_memory(&self, spec: &ScenarioSpec, cells: usize) -> Result<(), Diagnostic> {
         // An entry over the count cap is refused later, with its own error.
         let count = |items: &[Spanned<ItemSpec>]| -> u64 {
             items
@@ -259,7 +311,7 @@ impl Checker<'_> {
         let bytes = world_bytes(cells as u64, items, robots);
         let cap = crate::limits::MAX_WORLD_MEMORY.get();
         if bytes > cap {
-            return Err(self.at.whole(
+            return Err(self.at.whole(Code::E0808,
                 "world",
                 format!(
                     "the game would take about {bytes} bytes ({cells} cells, {items} items, {robots} robots), \
@@ -278,7 +330,7 @@ impl Checker<'_> {
         items: &[(Placement, Item)],
         robots: &[RobotSetup],
         slots: &[Slot],
-    ) -> Result<(), ScenarioError> {
+    ) -> Result<(), Diagnostic> {
         // Without `[limits] speed`, the default cap holds: a robot of speed
         // 2^63 - 1 would never end a step.
         let default_speed = i64::try_from(crate::limits::DEFAULT_SPEED.get()).unwrap_or(i64::MAX);
@@ -297,7 +349,8 @@ impl Checker<'_> {
             } else {
                 e.message
             };
-            self.at.whole(format!("limits.{}", e.key), message)
+            self.at
+                .whole(Code::E0808, format!("limits.{}", e.key), message)
         };
         let check_item = |what: String, item: &Item| match item {
             Item::ProcessorPart(p) => caps.check_speed(&what, p.speed),
@@ -329,7 +382,7 @@ impl Checker<'_> {
     }
 
     /// The grid: from the map (with its marks), or from `size`.
-    fn grid(&self, spec: &ScenarioSpec) -> Result<Grid, ScenarioError> {
+    fn grid(&self, spec: &ScenarioSpec) -> Result<Grid, Diagnostic> {
         let wrap = spec.world.wrap.unwrap_or(true);
         let mut marks = BTreeMap::new();
         let (dims, walls) = match &spec.world.map {
@@ -344,7 +397,7 @@ impl Checker<'_> {
                 let mut walls = Vec::new();
                 for (y, row) in rows.iter().enumerate() {
                     if row.chars().count() != width {
-                        return Err(self.at.error(
+                        return Err(self.at.error(Code::E0802,
                             map.span(),
                             "world.map",
                             format!("row {} has {} squares, the first row has {width}: every row must be as long", y + 1, row.chars().count()),
@@ -358,6 +411,7 @@ impl Checker<'_> {
                                 walls.push(false);
                                 if marks.insert(c.to_string(), (x as i64, y as i64)).is_some() {
                                     return Err(self.at.error(
+                                        Code::E0802,
                                         map.span(),
                                         "world.map",
                                         format!("the mark {c:?} is on the map twice"),
@@ -365,7 +419,7 @@ impl Checker<'_> {
                                 }
                             }
                             other => {
-                                return Err(self.at.error(
+                                return Err(self.at.error(Code::E0802,
                                     map.span(),
                                     "world.map",
                                     format!("{other:?} at row {}, column {}: expected '#' (wall), '.' (square) or a letter or digit (a marked square)", y + 1, x + 1),
@@ -379,6 +433,7 @@ impl Checker<'_> {
                     && (size.get_ref()[0], size.get_ref()[1]) != dims
                 {
                     return Err(self.at.error(
+                        Code::E0802,
                         size.span(),
                         "world.size",
                         format!(
@@ -395,6 +450,7 @@ impl Checker<'_> {
             None => {
                 let Some(size) = &spec.world.size else {
                     return Err(self.at.whole(
+                        Code::E0802,
                         "world",
                         "give the grid's `size` = [columns, rows], or a `map`",
                     ));
@@ -405,7 +461,7 @@ impl Checker<'_> {
                     .and_then(|c| usize::try_from(c).ok())
                     .filter(|&c| c <= max_cells())
                     .ok_or_else(|| {
-                        self.at.error(
+                        self.at.error(Code::E0802,
                             size.span(),
                             "world.size",
                             format!("a grid of {x} x {y} cells: expected positive sizes and at most {} cells", max_cells()),
@@ -421,12 +477,13 @@ impl Checker<'_> {
                 .as_ref()
                 .map(Spanned::span));
             match span {
-                Some(s) => self.at.error(s, "world", e.to_string()),
-                None => self.at.whole("world", e.to_string()),
+                Some(s) => self.at.error(Code::E0802, s, "world", e.to_string()),
+                None => self.at.whole(Code::E0802, "world", e.to_string()),
             }
         })?;
         if shape.cell_count() > max_cells() {
             return Err(self.at.whole(
+                Code::E0802,
                 "world.size",
                 format!("a grid of more than {} cells is too large", max_cells()),
             ));
@@ -439,24 +496,25 @@ impl Checker<'_> {
         pos: &Spanned<PositionSpec>,
         grid: &Grid,
         field: &str,
-    ) -> Result<Placement, ScenarioError> {
+    ) -> Result<Placement, Diagnostic> {
         let (shape, walls, marks) = grid;
         let position = match pos.get_ref() {
             PositionSpec::Named(n) if n == "random" => {
                 if walls.iter().all(|w| *w) {
-                    return Err(self.at.error(pos.span(), field, "\"random\" needs a square, and every cell is a wall"));
+                    return Err(self.at.error(Code::E0803, pos.span(), field, "\"random\" needs a square, and every cell is a wall"));
                 }
                 return Ok(Placement::Random);
             }
             PositionSpec::Named(n) => *marks.get(n).ok_or_else(|| {
                 let known: Vec<&str> = marks.keys().map(String::as_str).collect();
-                self.at.error(pos.span(), field, format!("no mark {n:?} on the map (marks: {}); expected [x, y], a mark or \"random\"", known.join(", ")))
+                self.at.error(Code::E0803, pos.span(), field, format!("no mark {n:?} on the map (marks: {}); expected [x, y], a mark or \"random\"", known.join(", ")))
             })?,
             PositionSpec::At([x, y]) => (*x, *y),
         };
         if !shape.contains(position) {
             let (w, h) = shape.dims();
             return Err(self.at.error(
+                Code::E0803,
                 pos.span(),
                 field,
                 format!(
@@ -467,9 +525,12 @@ impl Checker<'_> {
             ));
         }
         if walls[shape.locate(position)] {
-            return Err(self
-                .at
-                .error(pos.span(), field, format!("{position:?} is a wall")));
+            return Err(self.at.error(
+                Code::E0803,
+                pos.span(),
+                field,
+                format!("{position:?} is a wall"),
+            ));
         }
         Ok(Placement::At(position))
     }
@@ -480,20 +541,21 @@ impl Checker<'_> {
         pos: &Spanned<PositionSpec>,
         grid: &Grid,
         field: &str,
-    ) -> Result<Position, ScenarioError> {
+    ) -> Result<Position, Diagnostic> {
         match self.placement(pos, grid, field)? {
             Placement::At(p) => Ok(p),
-            Placement::Random => {
-                Err(self
-                    .at
-                    .error(pos.span(), field, "a home square cannot be random"))
-            }
+            Placement::Random => Err(self.at.error(
+                Code::E0803,
+                pos.span(),
+                field,
+                "a home square cannot be random",
+            )),
         }
     }
 
-    fn color(&self, c: &Spanned<String>, field: &str) -> Result<Color, ScenarioError> {
+    fn color(&self, c: &Spanned<String>, field: &str) -> Result<Color, Diagnostic> {
         color(c.get_ref()).ok_or_else(|| {
-            self.at.error(c.span(), field, format!("{:?} is not a colour: expected Red, Orange, Yellow, Green, Blue, Violet, Black or White", c.get_ref()))
+            self.at.error(Code::E0804, c.span(), field, format!("{:?} is not a colour: expected Red, Orange, Yellow, Green, Blue, Violet, Black or White", c.get_ref()))
         })
     }
 
@@ -502,7 +564,7 @@ impl Checker<'_> {
         &self,
         spec: &Spanned<ItemSpec>,
         field: &str,
-    ) -> Result<Vec<Item>, ScenarioError> {
+    ) -> Result<Vec<Item>, Diagnostic> {
         let s = spec.get_ref();
         let mut kinds: Vec<Item> = Vec::new();
         if let Some([t, w]) = s.cargo {
@@ -514,6 +576,7 @@ impl Checker<'_> {
         if let Some(f) = &s.frame {
             let color = color(&f.color).ok_or_else(|| {
                 self.at.error(
+                    Code::E0804,
                     spec.span(),
                     format!("{field}.frame.color"),
                     format!("{:?} is not a colour", f.color),
@@ -533,6 +596,7 @@ impl Checker<'_> {
                 RegisterSpec::Full { limit, contents } => {
                     let tree = parse_literal(contents).map_err(|m| {
                         self.at.error(
+                            Code::E0805,
                             spec.span(),
                             format!("{field}.register.contents"),
                             format!("not a value of the language: {m}"),
@@ -545,13 +609,14 @@ impl Checker<'_> {
         match kinds.len() {
             1 => {}
             0 => {
-                return Err(self.at.error(
+                return Err(self.at.error(Code::E0805,
                     spec.span(),
                     field,
                     "an item needs one of: cargo = [type, weight], shield = true, frame = { color, strength }, processor = SPEED, register = LIMIT",
                 ));
             }
             _ => return Err(self.at.error(
+                Code::E0805,
                 spec.span(),
                 field,
                 "an item is one thing: give only one of cargo, shield, frame, processor, register",
@@ -560,6 +625,7 @@ impl Checker<'_> {
         let count = s.count.unwrap_or(1) as usize;
         if count > max_count() {
             return Err(self.at.error(
+                Code::E0805,
                 spec.span(),
                 format!("{field}.count"),
                 format!("{count} items: at most {} in one entry", max_count()),
@@ -573,7 +639,7 @@ impl Checker<'_> {
         k: usize,
         spec: &Spanned<spec::RobotSpec>,
         grid: &Grid,
-    ) -> Result<RobotSetup, ScenarioError> {
+    ) -> Result<RobotSetup, Refused> {
         let r = spec.get_ref();
         let field = format!("robot[{k}]");
         let at = self.placement(&r.at, grid, &format!("{field}.at"))?;
@@ -587,27 +653,23 @@ impl Checker<'_> {
         let mut inventory = Vec::new();
         for (i, it) in r.inventory.iter().enumerate() {
             if it.get_ref().at.is_some() {
-                return Err(self.at.error(
-                    it.span(),
-                    format!("{field}.inventory[{i}]"),
-                    "an item carried by a robot has no `at`",
-                ));
+                return Err(self
+                    .at
+                    .error(
+                        Code::E0805,
+                        it.span(),
+                        format!("{field}.inventory[{i}]"),
+                        "an item carried by a robot has no `at`",
+                    )
+                    .into());
             }
             inventory.extend(self.items(it, &format!("{field}.inventory[{i}]"))?);
         }
         let (memory, image) = match &r.program {
             None => (idle_memory(), None),
             Some(program) => {
-                let image = (self.programs)(program.get_ref()).map_err(|message| {
-                    let (first, rest) = message.split_once('\n').unwrap_or((&message, ""));
-                    let mut e = self.at.error(
-                        program.span(),
-                        format!("{field}.program"),
-                        first.to_string(),
-                    );
-                    e.details = (!rest.is_empty()).then(|| rest.to_string());
-                    e
-                })?;
+                let image = (self.programs)(program.get_ref())
+                    .map_err(|e| self.program_error(e, program.span(), &field))?;
                 (image.memory(), Some(Rc::new(image)))
             }
         };
@@ -644,6 +706,26 @@ impl Checker<'_> {
         })
     }
 
+    /// The errors of a robot's program that cannot be loaded: the
+    /// scenario's, at `program = ...`, then the assembler's own, their
+    /// files added to the scenario's sources.
+    fn program_error(&self, e: ProgramError, span: std::ops::Range<usize>, field: &str) -> Refused {
+        let headline = self
+            .at
+            .error(Code::E0806, span, format!("{field}.program"), e.headline());
+        let mut errors = vec![headline];
+        if let ProgramError::Assembly {
+            sources,
+            diagnostics,
+            ..
+        } = e
+        {
+            let offset = self.sources.borrow_mut().append(sources);
+            errors.extend(diagnostics.into_iter().map(|d| d.shift_files(offset)));
+        }
+        Refused(errors)
+    }
+
     /// The program's memory with the scenario's limits: every register's
     /// contents must fit its new limit (never the silent Nil of the report's
     /// `initialize`).
@@ -654,9 +736,9 @@ impl Checker<'_> {
         span: std::ops::Range<usize>,
         image: Option<&Image>,
         field: &str,
-    ) -> Result<Memory, ScenarioError> {
+    ) -> Result<Memory, Diagnostic> {
         if list.len() < memory.len() {
-            return Err(self.at.error(
+            return Err(self.at.error(Code::E0807,
                 span,
                 field,
                 format!("the program has {} registers, but {} limits are listed: its registers would be lost", memory.len(), list.len()),
@@ -674,6 +756,7 @@ impl Checker<'_> {
                     |r| format!("register {i} (`{}`)", r.name),
                 );
                 return Err(self.at.error(
+                    Code::E0807,
                     span,
                     field,
                     format!(

@@ -1,49 +1,113 @@
-//! Errors in scenario files: the file, line and column, the field, and what
-//! was expected.
+//! Errors in scenario files: diagnostics ([`Diagnostic`]) at the file's
+//! spans, each naming its field, all of them from one load; a robot's
+//! program that does not assemble brings its own diagnostics along.
 
+use crate::diagnostic::{Code, Diagnostic, FileId, Sources, Span};
 use std::fmt;
 
-/// A scenario that cannot be loaded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A scenario that cannot be loaded: every error found, and the files
+/// they point into (the scenario first, then the programs it names).
+#[derive(Debug, Clone)]
 pub struct ScenarioError {
-    /// The scenario file.
-    pub file: String,
-    /// 1-based line and column, when the problem has a place.
-    pub at: Option<(usize, usize)>,
-    /// The field, e.g. `robot[2].program`.
-    pub field: String,
-    /// What is wrong and what was expected.
-    pub message: String,
-    /// More, e.g. a program's rendered diagnostics.
-    pub details: Option<String>,
+    /// The scenario file, then the files of its programs' diagnostics.
+    pub sources: Sources,
+    /// The errors (and a refused program's warnings), in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ScenarioError {
+    /// The errors drawn for a terminal (or plain, without colour).
+    pub fn render(&self, colour: bool) -> String {
+        crate::diagnostic::render(&self.diagnostics, &self.sources, colour)
+    }
 }
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.at {
-            Some((line, column)) => write!(f, "{}:{line}:{column}: ", self.file)?,
-            None => write!(f, "{}: ", self.file)?,
-        }
-        if !self.field.is_empty() {
-            write!(f, "{}: ", self.field)?;
-        }
-        f.write_str(&self.message)?;
-        if let Some(details) = &self.details {
-            write!(f, "\n{}", details.trim_end())?;
-        }
-        Ok(())
+        f.write_str(self.render(false).trim_end())
     }
 }
 
 impl std::error::Error for ScenarioError {}
 
-/// Turns byte offsets of one file into errors with line and column.
+/// The errors that refuse a part of a scenario: one of the scenario's own,
+/// or a program's error followed by the assembler's diagnostics.
+#[derive(Debug)]
+pub(super) struct Refused(pub(super) Vec<Diagnostic>);
+
+impl From<Diagnostic> for Refused {
+    fn from(d: Diagnostic) -> Refused {
+        Refused(vec![d])
+    }
+}
+
+/// A robot's program that cannot be loaded.
+#[derive(Debug, Clone)]
+pub enum ProgramError {
+    /// No such file, or an image that cannot be read: what is wrong.
+    Unreadable(String),
+    /// A source that does not assemble, or that warns under
+    /// `--deny warnings`: its diagnostics.
+    Assembly {
+        /// The program's path, as shown.
+        path: String,
+        /// Whether it assembled, with warnings that are denied.
+        denied: bool,
+        /// The files the assembler read.
+        sources: Sources,
+        /// The assembler's diagnostics.
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+impl ProgramError {
+    /// The headline: what is wrong with the program.
+    pub fn headline(&self) -> String {
+        match self {
+            ProgramError::Unreadable(message) => message.clone(),
+            ProgramError::Assembly {
+                path, denied: true, ..
+            } => format!("{path} has warnings, and warnings are denied (--deny warnings)"),
+            ProgramError::Assembly { path, .. } => format!("{path} does not assemble"),
+        }
+    }
+}
+
+impl fmt::Display for ProgramError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProgramError::Unreadable(message) => f.write_str(message),
+            ProgramError::Assembly {
+                sources,
+                diagnostics,
+                ..
+            } => {
+                let rendered = crate::diagnostic::render(diagnostics, sources, false);
+                write!(f, "{}:\n{rendered}", self.headline())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProgramError {}
+
+impl From<String> for ProgramError {
+    fn from(message: String) -> ProgramError {
+        ProgramError::Unreadable(message)
+    }
+}
+
+/// Turns byte offsets of the scenario file (the first of its
+/// [`Sources`]) into diagnostics that name their field.
 pub struct Locator<'a> {
     file: &'a str,
     text: &'a str,
 }
 
 impl<'a> Locator<'a> {
+    /// The scenario file's id in its sources.
+    pub const FILE: FileId = FileId(0);
+
     /// For a file with this name and text.
     pub fn new(file: &'a str, text: &'a str) -> Locator<'a> {
         Locator { file, text }
@@ -62,20 +126,32 @@ impl<'a> Locator<'a> {
         (line, column)
     }
 
-    /// An error at a byte range of the file.
+    /// An error at a byte range of the file, its message led by the field
+    /// (which labels the range too).
     pub fn error(
         &self,
+        code: Code,
         span: std::ops::Range<usize>,
-        field: impl Into<String>,
-        message: impl Into<String>,
-    ) -> ScenarioError {
-        ScenarioError {
-            file: self.file.to_string(),
-            at: Some(self.line_col(span.start)),
-            field: field.into(),
-            message: message.into(),
-            details: None,
-        }
+        field: impl AsRef<str>,
+        message: impl AsRef<str>,
+    ) -> Diagnostic {
+        let field = field.as_ref();
+        Diagnostic::error(
+            code,
+            Span::new(Self::FILE, span),
+            fielded(field, message.as_ref()),
+        )
+        .label(if field.is_empty() { "here" } else { field })
+    }
+
+    /// An error of the whole file, its message led by the field.
+    pub fn whole(
+        &self,
+        code: Code,
+        field: impl AsRef<str>,
+        message: impl AsRef<str>,
+    ) -> Diagnostic {
+        Diagnostic::about_file(code, Self::FILE, fielded(field.as_ref(), message.as_ref()))
     }
 
     /// The field (`expect.robot[0].name`) whose key or value holds a byte
@@ -87,16 +163,14 @@ impl<'a> Locator<'a> {
             .and_then(|root| table_field(root.get_ref(), offset))
             .unwrap_or_default()
     }
+}
 
-    /// An error of the whole file.
-    pub fn whole(&self, field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError {
-            file: self.file.to_string(),
-            at: None,
-            field: field.into(),
-            message: message.into(),
-            details: None,
-        }
+/// A message led by its field (`robot[0].at: (1, 0) is a wall`).
+fn fielded(field: &str, message: &str) -> String {
+    if field.is_empty() {
+        message.to_string()
+    } else {
+        format!("{field}: {message}")
     }
 }
 

@@ -2,11 +2,17 @@
 //! by `constree test`: players' scores, robots' places and register
 //! values, and the items lying on squares, after some steps.
 
-use super::check::{Checker, Grid};
+// Checks return `Result<_, Diagnostic>`: a diagnostic is large, but errors
+// are the cold path, as in the assembler.
+#![allow(clippy::result_large_err)]
+
+use super::check::{Checker, Grid, keep};
+use super::error::Refused;
 use super::game::{Game, RobotEvent};
 use super::spec::{ExpectSpec, RobotExpectSpec, SquareExpectSpec};
-use super::{Placement, RobotSetup, ScenarioError, Scoring};
+use super::{Placement, RobotSetup, Scoring};
 use crate::asm::{parse_literal, show};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::tree::Tree;
 use crate::world::{Item, Position};
 use toml::Spanned;
@@ -85,7 +91,7 @@ pub struct Outcome {
 
 impl Checker<'_> {
     /// Checks the `[expect]` table against the scenario's robots, players
-    /// and grid.
+    /// and grid: every expectation on its own, all the errors found.
     pub(super) fn expectations(
         &self,
         spec: &ExpectSpec,
@@ -93,17 +99,20 @@ impl Checker<'_> {
         robots: &[RobotSetup],
         players: &[super::Player],
         grid: &Grid,
-    ) -> Result<Expectations, ScenarioError> {
+    ) -> Result<Expectations, Refused> {
         let steps = spec.steps.as_ref().map_or(default_steps, |s| *s.get_ref());
         let mut checks = Vec::new();
+        let mut errors = Vec::new();
         for (player, score) in &spec.scores {
             if !players.iter().any(|p| &p.name == player) {
                 let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
-                return Err(self.at.error(
+                errors.push(self.at.error(
+                    Code::E0811,
                     score.span(),
                     format!("expect.scores.{player}"),
                     format!("no player named {player:?} (players: {})", names.join(", ")),
                 ));
+                continue;
             }
             checks.push(Check {
                 place: self.place(score.span()),
@@ -122,20 +131,20 @@ impl Checker<'_> {
             });
         }
         for (k, r) in spec.robot.iter().enumerate() {
-            self.robot_expectations(
-                r,
-                &format!("expect.robot[{k}]"),
-                steps,
-                robots,
-                grid,
-                &mut checks,
-            )?;
+            let field = format!("expect.robot[{k}]");
+            let found = self.robot_expectations(r, &field, steps, robots, grid);
+            checks.extend(keep(&mut errors, found).into_iter().flatten());
         }
         for (k, square) in spec.square.iter().enumerate() {
             let field = format!("expect.square[{k}]");
-            checks.push(self.square_expectation(square, &field, steps, grid)?);
+            let found = self.square_expectation(square, &field, steps, grid);
+            checks.extend(keep(&mut errors, found));
         }
-        Ok(Expectations { steps, checks })
+        if errors.is_empty() {
+            Ok(Expectations { steps, checks })
+        } else {
+            Err(Refused(errors))
+        }
     }
 
     /// `after`, checked against the steps the test plays (default: all).
@@ -144,9 +153,10 @@ impl Checker<'_> {
         after: Option<&Spanned<u64>>,
         field: &str,
         steps: u64,
-    ) -> Result<u64, ScenarioError> {
+    ) -> Result<u64, Diagnostic> {
         match after {
             Some(a) if *a.get_ref() > steps => Err(self.at.error(
+                Code::E0811,
                 a.span(),
                 format!("{field}.after"),
                 format!(
@@ -165,10 +175,11 @@ impl Checker<'_> {
         pos: &Spanned<super::spec::PositionSpec>,
         grid: &Grid,
         field: &str,
-    ) -> Result<Position, ScenarioError> {
+    ) -> Result<Position, Diagnostic> {
         match self.placement(pos, grid, field)? {
             Placement::At(p) => Ok(p),
             Placement::Random => Err(self.at.error(
+                Code::E0811,
                 pos.span(),
                 field,
                 "expected [x, y] or a mark, not \"random\"",
@@ -182,7 +193,7 @@ impl Checker<'_> {
         field: &str,
         steps: u64,
         grid: &Grid,
-    ) -> Result<Check, ScenarioError> {
+    ) -> Result<Check, Diagnostic> {
         let s = spec.get_ref();
         let after = self.after(s.after.as_ref(), field, steps)?;
         let at = self.expected_position(&s.at, grid, &format!("{field}.at"))?;
@@ -190,7 +201,7 @@ impl Checker<'_> {
         for (i, item) in s.items.get_ref().iter().enumerate() {
             let field = format!("{field}.items[{i}]");
             if let Some(place) = &item.get_ref().at {
-                return Err(self.at.error(
+                return Err(self.at.error(Code::E0811,
                     place.span(),
                     format!("{field}.at"),
                     "an item of a square's `items` has no `at` of its own: the square's `at` says where",
@@ -212,13 +223,14 @@ impl Checker<'_> {
         steps: u64,
         robots: &[RobotSetup],
         grid: &Grid,
-        checks: &mut Vec<Check>,
-    ) -> Result<(), ScenarioError> {
+    ) -> Result<Vec<Check>, Diagnostic> {
+        let mut checks = Vec::new();
         let r = spec.get_ref();
         let name = r.name.get_ref();
         let robot = robots.iter().position(|s| &s.name == name).ok_or_else(|| {
             let names: Vec<&str> = robots.iter().map(|s| s.name.as_str()).collect();
             self.at.error(
+                Code::E0811,
                 r.name.span(),
                 format!("{field}.name"),
                 format!("no robot named {name:?} (robots: {})", names.join(", ")),
@@ -226,7 +238,7 @@ impl Checker<'_> {
         })?;
         let after = self.after(r.after.as_ref(), field, steps)?;
         if r.at.is_none() && r.registers.is_empty() {
-            return Err(self.at.error(
+            return Err(self.at.error(Code::E0811,
                 spec.span(),
                 field,
                 "nothing to check: give `at` = [x, y] or a mark, or `registers` = { NAME = \"VALUE\" }",
@@ -243,7 +255,7 @@ impl Checker<'_> {
         for (register, value) in &r.registers {
             let field = format!("{field}.registers.{register}");
             let index = register_index(&robots[robot], register).ok_or_else(|| {
-                self.at.error(
+                self.at.error(Code::E0811,
                     value.span(),
                     &field,
                     format!(
@@ -254,6 +266,7 @@ impl Checker<'_> {
             })?;
             let tree = parse_literal(value.get_ref()).map_err(|m| {
                 self.at.error(
+                    Code::E0811,
                     value.span(),
                     &field,
                     format!("not a value of the language: {m}"),
@@ -271,7 +284,7 @@ impl Checker<'_> {
                 },
             });
         }
-        Ok(())
+        Ok(checks)
     }
 
     /// `file:line` of a byte range.

@@ -19,8 +19,9 @@ pub mod replay;
 pub mod spec;
 pub mod tournament;
 
-pub use error::ScenarioError;
+pub use error::{ProgramError, ScenarioError};
 
+use crate::diagnostic::{Code, Diagnostic, SourceFile, Sources};
 use crate::image::Image;
 use crate::machine::Memory;
 use crate::world::{
@@ -256,9 +257,8 @@ pub struct Scenario {
 }
 
 /// Loads the programs a scenario names: a `.cta` source is assembled, a
-/// `.ctm` image read. The error is a readable message (with the rendered
-/// diagnostics of a program that does not assemble).
-pub type ProgramLoader<'a> = &'a dyn Fn(&str) -> Result<Image, String>;
+/// `.ctm` image read.
+pub type ProgramLoader<'a> = &'a dyn Fn(&str) -> Result<Image, ProgramError>;
 
 /// How a scenario's `.cta` programs are assembled.
 #[derive(Clone, Debug, Default)]
@@ -271,11 +271,11 @@ pub struct Assembling {
 }
 
 /// A robot's program: an image read from a `.ctm` file, or a `.cta` source
-/// assembled (the error then holds the rendered diagnostics).
+/// assembled (the error then holds the assembler's diagnostics).
 pub fn load_program(
     loader: &dyn crate::asm::source::Loader,
     path: &std::path::Path,
-) -> Result<Image, String> {
+) -> Result<Image, ProgramError> {
     load_program_denying(loader, path, false)
 }
 
@@ -285,21 +285,22 @@ pub fn load_program_denying(
     loader: &dyn crate::asm::source::Loader,
     path: &std::path::Path,
     deny_warnings: bool,
-) -> Result<Image, String> {
+) -> Result<Image, ProgramError> {
     if path.extension().is_some_and(|e| e == "ctm") {
-        return crate::image::format::load(path).map_err(|e| e.to_string());
+        return crate::image::format::load(path)
+            .map_err(|e| ProgramError::Unreadable(e.to_string()));
     }
     let assembly = crate::asm::assemble_file(loader, path);
-    let rendered = assembly.render(false);
-    if deny_warnings && !assembly.diagnostics.is_empty() && !assembly.has_errors() {
-        return Err(format!(
-            "{} has warnings, and warnings are denied (--deny warnings):\n{rendered}",
-            path.display()
-        ));
+    let denied = deny_warnings && !assembly.diagnostics.is_empty() && !assembly.has_errors();
+    match assembly.image {
+        Some(image) if !denied => Ok(image),
+        _ => Err(ProgramError::Assembly {
+            path: path.display().to_string(),
+            denied,
+            sources: assembly.sources,
+            diagnostics: assembly.diagnostics,
+        }),
     }
-    assembly
-        .image
-        .ok_or_else(|| format!("{} does not assemble:\n{rendered}", path.display()))
 }
 
 impl Scenario {
@@ -330,12 +331,21 @@ impl Scenario {
         assembling: &Assembling,
     ) -> Result<(Scenario, String), ScenarioError> {
         let name = crate::files::display(path);
-        let text = crate::files::read_input_text(path).map_err(|e| ScenarioError {
-            file: name.clone(),
-            at: None,
-            field: String::new(),
-            message: format!("cannot read the scenario: {e}"),
-            details: None,
+        let text = crate::files::read_input_text(path).map_err(|e| {
+            let mut sources = Sources::default();
+            sources.add(SourceFile::new(
+                name.clone(),
+                Some(path.to_path_buf()),
+                String::new(),
+            ));
+            ScenarioError {
+                sources,
+                diagnostics: vec![Diagnostic::about_file(
+                    Code::E0800,
+                    Locator::FILE,
+                    format!("cannot read the scenario: {e}"),
+                )],
+            }
         })?;
         let dir = path
             .parent()
@@ -372,7 +382,10 @@ impl Scenario {
         let programs = |program: &str| {
             let path = dir.join(program);
             if !path.is_file() {
-                return Err(format!("there is no program file {}", path.display()));
+                return Err(ProgramError::Unreadable(format!(
+                    "there is no program file {}",
+                    path.display()
+                )));
             }
             load_program_denying(&asm_loader, &path, assembling.deny_warnings)
         };
@@ -386,15 +399,34 @@ impl Scenario {
         programs: ProgramLoader<'_>,
     ) -> Result<Scenario, ScenarioError> {
         let at = Locator::new(file, text);
-        let spec: ScenarioSpec = toml::from_str(text).map_err(|e| {
-            let mut error = match e.span() {
-                Some(span) => at.error(span.clone(), at.field_at(span.start), e.message()),
-                None => at.whole("", e.message().to_string()),
-            };
-            error.message = error.message.trim_end().to_string();
-            error
-        })?;
-        Checker { at, programs }.check(spec)
+        let mut sources = Sources::default();
+        sources.add(SourceFile::new(file.to_string(), None, text.to_string()));
+        let spec: Result<ScenarioSpec, _> = toml::from_str(text);
+        let checked = match spec {
+            Ok(spec) => {
+                let checker = Checker {
+                    at,
+                    programs,
+                    sources: std::cell::RefCell::new(sources),
+                };
+                let checked = checker.check(spec);
+                sources = checker.sources.into_inner();
+                checked
+            }
+            Err(e) => {
+                let message = e.message().trim_end();
+                Err(vec![match e.span() {
+                    Some(span) => {
+                        at.error(Code::E0801, span.clone(), at.field_at(span.start), message)
+                    }
+                    None => at.whole(Code::E0801, "", message),
+                }])
+            }
+        };
+        checked.map_err(|diagnostics| ScenarioError {
+            sources,
+            diagnostics,
+        })
     }
 
     /// The square of a position, if it lies on the grid.

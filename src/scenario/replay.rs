@@ -504,7 +504,7 @@ impl Replay {
                 .iter()
                 .find(|(n, _)| n == name)
                 .map(|(_, image)| image.clone())
-                .ok_or_else(|| format!("the replay has no image of {name}"))
+                .ok_or_else(|| format!("the replay has no image of {name}").into())
         };
         super::Scenario::from_text(&self.name, &self.scenario, &programs)
     }

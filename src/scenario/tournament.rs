@@ -365,6 +365,7 @@ impl Tournament {
                 .find(|(n, _)| n == name)
                 .ok_or_else(|| format!("no image of {name}"))
                 .and_then(|(_, json)| from_json(json).map_err(|e| e.to_string()))
+                .map_err(super::ProgramError::Unreadable)
         };
         let scenario = Scenario::from_text(&self.file, &self.text, &programs)
             .map_err(|e| TournamentError(e.to_string()))?;
