@@ -218,8 +218,11 @@ fn images_of_too_many_programs_are_refused() {
 
 #[test]
 fn many_register_declarations_assemble() {
-    let out = check("regs", &main_file(hostile::many_registers(200_000)));
-    out.assert_success();
+    for count in [200_000, 2_000_000] {
+        let files = main_file(hostile::many_registers(count));
+        check("regs", &files).assert_success();
+        run_on("regs-asm", &files, &["asm", "main.cta", "-o", "/dev/null"]).assert_success();
+    }
 }
 
 #[test]

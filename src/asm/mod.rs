@@ -148,8 +148,11 @@ fn assemble_nested(
 ) -> Assembly {
     images.borrow_mut().compiling.push(source_key(&main));
     let main_path = main.path.clone();
-    let expansion = macros::expand(loader, main);
+    let mut expansion = macros::expand(loader, main);
     let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
+    // Resolution took what it needs from the statements: they go before
+    // the image is built (a program may have millions).
+    expansion.sections = Vec::new();
     let layout = layout::lay_out(&resolved);
     // The images embedded, each once, for the debugger.
     let embedded: RefCell<Vec<crate::image::Image>> = RefCell::default();

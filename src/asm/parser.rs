@@ -14,25 +14,52 @@ use chumsky::extra::ParserExtra;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
+/// How many logical lines are parsed in one run of the parser: a file of
+/// millions of lines is never held as tokens all at once.
+const CHUNK_LINES: usize = 4096;
+
 /// Parses a whole file into statements (a label in front of a statement on
 /// the same line becomes a statement of its own).
 pub fn parse_file(file: FileId, text: &str) -> (Vec<Line>, Vec<Diagnostic>) {
-    let (lines, mut diagnostics) = lexer::lex(file, text);
-    // One token stream for the whole file, each line ended by a newline.
+    let mut lines = lexer::Lines::new(file, text);
+    let mut parsed = Vec::new();
+    let mut diagnostics = Vec::new();
+    let eoi: SimpleSpan = (text.len()..text.len()).into();
+    loop {
+        let chunk: Vec<lexer::Line<'_>> = lines.by_ref().take(CHUNK_LINES).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        parse_chunk(file, chunk, eoi, &mut parsed, &mut diagnostics);
+    }
+    diagnostics.extend(lines.errors);
+    (parsed, diagnostics)
+}
+
+/// Parses some logical lines in one run with a cheap error type, into
+/// `out`; then explains each bad line with rich errors.
+fn parse_chunk(
+    file: FileId,
+    chunk: Vec<lexer::Line<'_>>,
+    eoi: SimpleSpan,
+    out: &mut Vec<Line>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    // One token stream for the chunk, each line ended by a newline.
     let mut tokens: Vec<(Token<'_>, SimpleSpan)> =
-        Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-    let mut starts = Vec::with_capacity(lines.len());
-    // Each line is freed once copied, before the parser allocates.
-    for line in lines {
+        Vec::with_capacity(chunk.iter().map(|l| l.len() + 1).sum());
+    let mut starts = Vec::with_capacity(chunk.len());
+    for line in chunk {
         starts.push(tokens.len());
         tokens.extend(line.iter().map(|&(t, s)| (t, SimpleSpan::from(s.range()))));
         let end = line.last().map_or(0, |t| t.1.end as usize);
         tokens.push((Token::Newline, (end..end).into()));
     }
-    let eoi: SimpleSpan = (text.len()..text.len()).into();
+    let chunk_end = tokens.last().map_or(eoi, |t| t.1);
     let (parsed, errors) = file_parser::<_, extra::Err<Cheap<SimpleSpan>>>(file)
-        .parse(tokens.as_slice().map(eoi, |(t, s)| (t, s)))
+        .parse(tokens.as_slice().map(chunk_end, |(t, s)| (t, s)))
         .into_output_errors();
+    out.extend(parsed.unwrap_or_default().into_iter().flatten());
     // Explain each bad line with rich errors.
     let mut explained: Vec<usize> = Vec::new();
     for error in errors {
@@ -65,10 +92,6 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Line>, Vec<Diagnostic>) {
             ),
         }
     }
-    (
-        parsed.unwrap_or_default().into_iter().flatten().collect(),
-        diagnostics,
-    )
 }
 
 /// Every line of a file; a bad line is skipped to its end.
