@@ -226,6 +226,27 @@ fn many_register_declarations_assemble() {
 }
 
 #[test]
+fn deeply_nested_ifs_assemble() {
+    // `if` nests without bound, in a file and in a macro's body: the
+    // parser and the expander follow it with explicit stacks.
+    for depth in [30_000, 300_000] {
+        let nest = |inner: &str| {
+            format!(
+                "{}{inner}\n{}",
+                "if 1\n".repeat(depth),
+                "end\n".repeat(depth)
+            )
+        };
+        let text = format!(
+            "use std/control\n{}macro m\n{}end\nm\nmain:\n    halt\n",
+            nest("reg r"),
+            nest("reg q")
+        );
+        check("nested-ifs", &main_file(text)).assert_success();
+    }
+}
+
+#[test]
 fn statements_stay_small() {
     // Every line of a program is held as a statement, then as an expanded
     // item: at these sizes 200,000 `reg` lines fit in a few hundred MiB.
