@@ -218,8 +218,32 @@ fn images_of_too_many_programs_are_refused() {
 
 #[test]
 fn many_register_declarations_assemble() {
-    let out = check("regs", &main_file(hostile::many_registers(200_000)));
-    out.assert_success();
+    for count in [200_000, 2_000_000] {
+        let files = main_file(hostile::many_registers(count));
+        check("regs", &files).assert_success();
+        run_on("regs-asm", &files, &["asm", "main.cta", "-o", "/dev/null"]).assert_success();
+    }
+}
+
+#[test]
+fn deeply_nested_ifs_assemble() {
+    // `if` nests without bound, in a file and in a macro's body: the
+    // parser and the expander follow it with explicit stacks.
+    for depth in [30_000, 300_000] {
+        let nest = |inner: &str| {
+            format!(
+                "{}{inner}\n{}",
+                "if 1\n".repeat(depth),
+                "end\n".repeat(depth)
+            )
+        };
+        let text = format!(
+            "use std/control\n{}macro m\n{}end\nm\nmain:\n    halt\n",
+            nest("reg r"),
+            nest("reg q")
+        );
+        check("nested-ifs", &main_file(text)).assert_success();
+    }
 }
 
 #[test]

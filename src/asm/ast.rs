@@ -1,6 +1,7 @@
 //! The syntax tree of a `.cta` source, with a span on every node.
 
 use super::source::Span;
+use std::rc::Rc;
 
 /// A name as written, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,18 +190,19 @@ pub enum Stmt {
         /// Its value.
         value: Box<Expr>,
     },
-    /// `macro NAME [PARAM, ...]` (the body follows, up to `end`).
+    /// `macro NAME [PARAM, ...]` (the body follows, up to `end`; the parser
+    /// makes it a [`Node::Macro`]).
     Macro {
         /// The macro.
         name: Name,
         /// Its parameters.
         params: Vec<Name>,
     },
-    /// `if CONDITION`
+    /// `if CONDITION` (the parser makes it a [`Node::If`]).
     If(Box<Expr>),
-    /// `else`
+    /// `else` (part of a [`Node::If`]).
     Else,
-    /// `end`
+    /// `end` (ends a [`Node`] that nests).
     End,
     /// `use MODULE`: read a module once.
     Use(ModuleRef),
@@ -216,7 +218,8 @@ pub enum Stmt {
         link: Name,
     },
     /// `block NAME [@INDEX] [LIMIT]`: a register whose code is laid out by
-    /// hand (the body follows, up to `end`).
+    /// hand (the body follows, up to `end`; the parser makes it a
+    /// [`Node::Block`]).
     Block {
         /// The register.
         name: Name,
@@ -237,6 +240,106 @@ pub struct Line {
     pub stmt: Stmt,
     /// The span of the statement.
     pub span: Span,
+}
+
+/// A file as the parser gives it: lines, and what `if`, `macro` and
+/// `block` nest up to their `end`.
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// A statement that does not nest (never `if`, `else`, `end`, `macro`
+    /// or `block`).
+    Line(Line),
+    /// `if CONDITION` ... [`else` ...] `end`.
+    If {
+        /// The condition.
+        condition: Box<Expr>,
+        /// The span of the `if` line.
+        span: Span,
+        /// What is assembled when the condition holds.
+        then: Body,
+        /// What is assembled otherwise.
+        otherwise: Body,
+    },
+    /// `macro NAME [PARAM, ...]` ... `end`.
+    Macro {
+        /// The macro.
+        name: Name,
+        /// Its parameters.
+        params: Vec<Name>,
+        /// The span of the `macro` line.
+        span: Span,
+        /// Its body.
+        body: Body,
+    },
+    /// `block NAME [@INDEX] [LIMIT]` ... `end`.
+    Block {
+        /// The `block` line (a [`Stmt::Block`]).
+        header: Line,
+        /// The lines inside.
+        body: Body,
+    },
+}
+
+impl Node {
+    /// The bodies nested directly in this node.
+    fn bodies_mut(&mut self) -> Vec<&mut Body> {
+        match self {
+            Node::Line(_) => Vec::new(),
+            Node::If {
+                then, otherwise, ..
+            } => vec![then, otherwise],
+            Node::Macro { body, .. } | Node::Block { body, .. } => vec![body],
+        }
+    }
+
+    /// The bodies nested directly in this node.
+    pub fn bodies(&self) -> Vec<&Body> {
+        match self {
+            Node::Line(_) => Vec::new(),
+            Node::If {
+                then, otherwise, ..
+            } => vec![then, otherwise],
+            Node::Macro { body, .. } | Node::Block { body, .. } => vec![body],
+        }
+    }
+}
+
+/// The nodes nested in a [`Node`], shared (a macro's body is not copied to
+/// be expanded). Input may nest without bound: a body is dropped with an
+/// explicit stack, never by recursion.
+#[derive(Debug, Clone, Default)]
+pub struct Body(Rc<Vec<Node>>);
+
+impl Body {
+    /// A body of these nodes.
+    pub fn new(nodes: Vec<Node>) -> Body {
+        Body(Rc::new(nodes))
+    }
+}
+
+impl std::ops::Deref for Body {
+    type Target = [Node];
+
+    fn deref(&self) -> &[Node] {
+        &self.0
+    }
+}
+
+impl Drop for Body {
+    fn drop(&mut self) {
+        let Some(nodes) = Rc::get_mut(&mut self.0) else {
+            return;
+        };
+        let mut pending = std::mem::take(nodes);
+        while let Some(mut node) = pending.pop() {
+            for body in node.bodies_mut() {
+                if let Some(inner) = Rc::get_mut(&mut body.0) {
+                    pending.append(inner);
+                }
+            }
+            // `node` goes here, its bodies empty or still shared.
+        }
+    }
 }
 
 /// Words that begin a directive and cannot name an instruction or macro.

@@ -270,18 +270,13 @@ pub fn expression_depth(line: &[(Token<'_>, Span)], cap: usize) -> Option<Span> 
     None
 }
 
-/// Ends a logical line: keeps it, unless an error dropped it or it is too
-/// deep an expression (reported).
-fn finish_line<'src>(
-    mut line: Line<'src>,
-    dropped: bool,
-    lines: &mut Vec<Line<'src>>,
-    errors: &mut Vec<Diagnostic>,
-) {
+/// Whether a finished logical line is kept: not when an error dropped it,
+/// nor when it is too deep an expression (reported).
+fn keep_line(line: &Line<'_>, dropped: bool, errors: &mut Vec<Diagnostic>) -> bool {
     if dropped || line.is_empty() {
-        return;
+        return false;
     }
-    if let Some(span) = expression_depth(&line, MAX_EXPRESSION_DEPTH) {
+    if let Some(span) = expression_depth(line, MAX_EXPRESSION_DEPTH) {
         errors.push(
             Diagnostic::error(
                 Code::E0004,
@@ -292,100 +287,136 @@ fn finish_line<'src>(
             )
             .label("too deep here"),
         );
-        return;
+        return false;
     }
-    // A file may have millions of lines: each keeps only the room it uses.
-    line.shrink_to_fit();
-    lines.push(line);
+    true
 }
 
-/// Splits a file into logical lines of tokens. Unknown characters, numbers
-/// too large for 64 bits, nesting deeper than [`MAX_NESTING`] and
-/// expressions deeper than [`MAX_EXPRESSION_DEPTH`] are reported; a line
-/// with a number, nesting or depth error is dropped.
-pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
-    let mut lines = Vec::new();
-    let mut errors = Vec::new();
-    let mut line: Line<'_> = Vec::new();
-    let mut depth = 0usize;
-    let mut too_deep = false; // the current line is dropped
-    let mut lexer = Token::lexer(text);
-    while let Some(token) = lexer.next() {
-        let span = Span::new(file, lexer.span());
-        let token = match token {
-            Ok(t) => t,
-            Err(()) => {
-                let bad = lexer.slice();
-                let message = if bad.starts_with('"') {
-                    "unterminated string".to_string()
-                } else {
-                    format!(
-                        "unexpected character {:?}",
-                        bad.chars().next().unwrap_or(' ')
-                    )
-                };
-                errors.push(
-                    Diagnostic::error(Code::E0001, span, message).label("not part of the language"),
-                );
-                continue;
-            }
-        };
-        // `name(` with nothing between: a call.
-        let token = match token {
-            Token::LParen
-                if line
-                    .last()
-                    .is_some_and(|(t, s)| matches!(t, Token::Ident(_)) && s.end == span.start) =>
-            {
-                Token::CallOpen
-            }
-            other => other,
-        };
-        match token {
-            Token::Newline if line.last().is_some_and(|t| continues_after(t.0)) => continue,
-            Token::Newline
-                if depth > 0
-                    && (line.last().is_some_and(|t| continues_inside_after(t.0))
-                        || continues_before(&lexer)) =>
-            {
-                continue;
-            }
-            Token::Newline => {
-                // An unclosed bracket ends with its line: the parser reports it.
-                depth = 0;
-                finish_line(std::mem::take(&mut line), too_deep, &mut lines, &mut errors);
-                too_deep = false;
-                continue;
-            }
-            Token::Int(Number(None)) => {
-                // The line is dropped, as for too deep nesting: the number
-                // has no value to go on with.
-                too_deep = true;
-                errors.push(
-                    Diagnostic::error(Code::E0002, span, "number too large")
-                        .label("does not fit in 64 bits")
-                        .note("numbers are the report's `Int`: 64-bit, from -2^63 to 2^63 - 1"),
-                );
-            }
-            Token::LParen | Token::CallOpen | Token::LBracket => {
-                depth += 1;
-                if depth > MAX_NESTING && !too_deep {
+/// Splits a file into logical lines of tokens, one at a time (a file may
+/// have millions: only the lines being parsed are held). Unknown
+/// characters, numbers too large for 64 bits, nesting deeper than
+/// [`MAX_NESTING`] and expressions deeper than [`MAX_EXPRESSION_DEPTH`] are
+/// reported; a line with a number, nesting or depth error is dropped.
+pub struct Lines<'src> {
+    file: FileId,
+    lexer: logos::Lexer<'src, Token<'src>>,
+    /// Errors found so far.
+    pub errors: Vec<Diagnostic>,
+    done: bool,
+}
+
+impl<'src> Lines<'src> {
+    /// The logical lines of `text`, the file `file`.
+    pub fn new(file: FileId, text: &'src str) -> Lines<'src> {
+        Lines {
+            file,
+            lexer: Token::lexer(text),
+            errors: Vec::new(),
+            done: false,
+        }
+    }
+}
+
+impl<'src> Iterator for Lines<'src> {
+    type Item = Line<'src>;
+
+    fn next(&mut self) -> Option<Line<'src>> {
+        let mut line: Line<'_> = Vec::new();
+        let mut depth = 0usize;
+        let mut too_deep = false; // the current line is dropped
+        let errors = &mut self.errors;
+        let lexer = &mut self.lexer;
+        while !self.done {
+            let Some(token) = lexer.next() else {
+                self.done = true;
+                break;
+            };
+            let span = Span::new(self.file, lexer.span());
+            let token = match token {
+                Ok(t) => t,
+                Err(()) => {
+                    let bad = lexer.slice();
+                    let message = if bad.starts_with('"') {
+                        "unterminated string".to_string()
+                    } else {
+                        format!(
+                            "unexpected character {:?}",
+                            bad.chars().next().unwrap_or(' ')
+                        )
+                    };
+                    errors.push(
+                        Diagnostic::error(Code::E0001, span, message)
+                            .label("not part of the language"),
+                    );
+                    continue;
+                }
+            };
+            // `name(` with nothing between: a call.
+            let token = match token {
+                Token::LParen
+                    if line.last().is_some_and(|(t, s)| {
+                        matches!(t, Token::Ident(_)) && s.end == span.start
+                    }) =>
+                {
+                    Token::CallOpen
+                }
+                other => other,
+            };
+            match token {
+                Token::Newline if line.last().is_some_and(|t| continues_after(t.0)) => continue,
+                Token::Newline
+                    if depth > 0
+                        && (line.last().is_some_and(|t| continues_inside_after(t.0))
+                            || continues_before(lexer)) =>
+                {
+                    continue;
+                }
+                Token::Newline => {
+                    // An unclosed bracket ends with its line: the parser reports it.
+                    if keep_line(&line, too_deep, errors) {
+                        return Some(line);
+                    }
+                    line.clear();
+                    depth = 0;
+                    too_deep = false;
+                    continue;
+                }
+                Token::Int(Number(None)) => {
+                    // The line is dropped, as for too deep nesting: the number
+                    // has no value to go on with.
                     too_deep = true;
                     errors.push(
-                        Diagnostic::error(
-                            Code::E0003,
-                            span,
-                            format!("brackets nested deeper than {MAX_NESTING} levels"),
-                        )
-                        .label("too deep here"),
+                        Diagnostic::error(Code::E0002, span, "number too large")
+                            .label("does not fit in 64 bits")
+                            .note("numbers are the report's `Int`: 64-bit, from -2^63 to 2^63 - 1"),
                     );
                 }
+                Token::LParen | Token::CallOpen | Token::LBracket => {
+                    depth += 1;
+                    if depth > MAX_NESTING && !too_deep {
+                        too_deep = true;
+                        errors.push(
+                            Diagnostic::error(
+                                Code::E0003,
+                                span,
+                                format!("brackets nested deeper than {MAX_NESTING} levels"),
+                            )
+                            .label("too deep here"),
+                        );
+                    }
+                }
+                Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
+                _ => {}
             }
-            Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
-            _ => {}
+            line.push((token, span));
         }
-        line.push((token, span));
+        keep_line(&line, too_deep, errors).then_some(line)
     }
-    finish_line(line, too_deep, &mut lines, &mut errors);
-    (lines, errors)
+}
+
+/// Every logical line of a file at once, and the errors (see [`Lines`]).
+pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
+    let mut lines = Lines::new(file, text);
+    let all = lines.by_ref().collect();
+    (all, lines.errors)
 }

@@ -4,10 +4,10 @@
 //! `include`s, in place) and one section per module it `use`s. Code never
 //! falls through from one section into another.
 
-use super::ast::{BinOp, Expr, ExprKind, Line, ModuleRef, Name, Stmt};
+use super::ast::{BinOp, Body, Expr, ExprKind, Line, ModuleRef, Name, Node, Stmt};
 use super::eval::{Env, Value, eval};
 use super::lexer::MAX_EXPRESSION_DEPTH;
-use super::parser::parse_file;
+use super::parser::Nodes;
 use super::source::{FileId, Loader, ModulePath, SourceFile, Sources, Span};
 use crate::diagnostic::{Code, Diagnostic};
 use std::collections::{HashMap, HashSet};
@@ -111,7 +111,7 @@ struct MacroDef {
     /// The name, shared by every expansion's chain.
     shown_name: Rc<str>,
     params: Vec<Name>,
-    body: Vec<Line>,
+    body: Body,
     /// Labels defined in the body: local to each expansion.
     locals: Vec<String>,
     file: FileId,
@@ -133,17 +133,10 @@ pub struct Expansion {
     pub macro_names: Vec<String>,
 }
 
-/// What the expander is inside of.
-enum Frame {
-    /// `if` ... `else` ... `end`.
-    If {
-        taking: bool,
-        taken: bool,
-        seen_else: bool,
-        span: Span,
-    },
-    /// `block` ... `end`: the block's header and the output position where
-    /// its body starts.
+/// Where the walk of a body is: the nodes left in a part, or a `block`
+/// whose body is being expanded (and the output position where it starts).
+enum Walk<'n> {
+    Nodes(std::slice::Iter<'n, Node>),
     Block { header: Box<Item>, start: usize },
 }
 
@@ -161,6 +154,14 @@ struct Scope {
     locals: HashMap<String, String>,
     chain: Chain,
     depth: usize,
+}
+
+/// What a body is expanded in: the macro expansion's substitutions, how
+/// deep files include files, and the file it was written in.
+struct Context<'s> {
+    scope: &'s Scope,
+    include_depth: usize,
+    file: FileId,
 }
 
 struct Expander<'a> {
@@ -230,96 +231,86 @@ impl Expander<'_> {
         self.out.diagnostics.push(d);
     }
 
-    /// Parses and expands one file into `out`.
+    /// Parses and expands one file into `out`, a top-level node at a time:
+    /// its lines are moved into the output, never all held at once.
     fn file(&mut self, file: FileId, out: &mut Vec<Item>, include_depth: usize) {
-        let (lines, diagnostics) = parse_file(file, &self.out.sources.get(file).text);
-        self.out.diagnostics.extend(diagnostics);
-        // Most lines give one item: room for them at once, rather than
-        // doubling (and copying) through a program of millions of lines.
-        out.reserve(lines.len());
-        self.lines(&lines, &Scope::default(), out, include_depth, file);
+        // The text is lent to the parser while the expander adds files.
+        let text = std::mem::take(self.out.sources.text_mut(file));
+        let mut nodes = Nodes::new(file, &text);
+        let mut global_label = None;
+        let scope = Scope::default();
+        for node in nodes.by_ref() {
+            if self.gave_up {
+                break;
+            }
+            let context = Context {
+                scope: &scope,
+                include_depth,
+                file,
+            };
+            match node {
+                Node::Line(line) => self.line(line, &context, out, &mut global_label),
+                node => self.walk(
+                    std::slice::from_ref(&node),
+                    &context,
+                    out,
+                    &mut global_label,
+                ),
+            }
+        }
+        self.out.diagnostics.extend(nodes.into_diagnostics());
+        *self.out.sources.text_mut(file) = text;
     }
 
-    /// Expands a sequence of statements (a file, or a macro body).
-    fn lines(
+    /// Expands nodes (a file's, or a macro's body), walking what they nest
+    /// with an explicit stack.
+    fn walk(
         &mut self,
-        lines: &[Line],
-        scope: &Scope,
+        nodes: &[Node],
+        context: &Context<'_>,
         out: &mut Vec<Item>,
-        include_depth: usize,
-        file: FileId,
+        global_label: &mut Option<String>,
     ) {
-        let mut frames: Vec<Frame> = Vec::new();
-        let mut global_label: Option<String> = None;
-        let mut k = 0;
-        while k < lines.len() {
+        let scope = context.scope;
+        let mut stack = vec![Walk::Nodes(nodes.iter())];
+        while let Some(top) = stack.last_mut() {
             if self.gave_up {
                 return;
             }
-            let line = &lines[k];
-            k += 1;
-            let active = frames
-                .iter()
-                .all(|f| !matches!(f, Frame::If { taking: false, .. }));
-            match &line.stmt {
-                Stmt::If(condition) => {
-                    let taking = active && self.condition(condition, scope);
-                    frames.push(Frame::If {
-                        taking,
-                        taken: taking || !active,
-                        seen_else: false,
-                        span: line.span,
-                    });
-                }
-                Stmt::Else => match frames.last_mut() {
-                    Some(Frame::If {
-                        taking,
-                        taken,
-                        seen_else,
-                        span,
-                    }) => {
-                        if *seen_else {
-                            let d = Diagnostic::error(
-                                Code::E0201,
-                                line.span,
-                                "a second `else` for one `if`",
-                            )
-                            .with_label(*span, "this `if`");
-                            self.error(d);
-                        }
-                        *seen_else = true;
-                        *taking = !*taken;
-                        *taken = true;
+            let node = match top {
+                Walk::Nodes(nodes) => match nodes.next() {
+                    Some(node) => node,
+                    None => {
+                        stack.pop();
+                        continue;
                     }
-                    _ => self.error(
-                        Diagnostic::error(Code::E0202, line.span, "`else` without `if`")
-                            .label("no `if` is open here"),
-                    ),
                 },
-                Stmt::End => match frames.pop() {
-                    Some(Frame::If { .. }) => {}
-                    Some(Frame::Block { mut header, start }) => {
+                Walk::Block { .. } => {
+                    if let Some(Walk::Block { mut header, start }) = stack.pop() {
                         header.body = out.split_off(start);
                         out.push(*header);
                     }
-                    None => self.error(
-                        Diagnostic::error(
-                            Code::E0203,
-                            line.span,
-                            "`end` without an open `if`, `macro` or `block`",
-                        )
-                        .label("nothing to end here"),
-                    ),
-                },
-                _ if !active => {
-                    // Skip a macro definition in a branch not taken as a whole.
-                    if let Stmt::Macro { .. } = line.stmt {
-                        k = self.macro_body_end(lines, k, line.span).0;
-                    }
+                    continue;
                 }
-                Stmt::Macro { name, params } => {
-                    let (next, body) = self.macro_body_end(lines, k, line.span);
-                    k = next;
+            };
+            match node {
+                Node::Line(line) => self.line(line.clone(), context, out, global_label),
+                Node::If {
+                    condition,
+                    then,
+                    otherwise,
+                    ..
+                } => {
+                    let part = if self.condition(condition, scope) {
+                        then
+                    } else {
+                        otherwise
+                    };
+                    stack.push(Walk::Nodes(part.iter()));
+                }
+                Node::Macro {
+                    name, params, body, ..
+                } => {
                     if scope.depth > 0 {
                         self.error(
                             Diagnostic::error(
@@ -331,80 +322,84 @@ impl Expander<'_> {
                         );
                         continue;
                     }
-                    self.define_macro(name, params, body, file);
+                    self.define_macro(name, params, body.clone(), context.file);
                 }
-                Stmt::Block { .. } => {
-                    if !self.fits(&statement_exprs(&line.stmt), scope, line.span) {
-                        continue;
+                Node::Block { header, body } => {
+                    if self.fits(&statement_exprs(&header.stmt), scope, header.span) {
+                        let mut header = self.item(header.clone(), scope);
+                        substitute_stmt(&mut header.stmt, scope, global_label);
+                        stack.push(Walk::Block {
+                            header: Box::new(header),
+                            start: out.len(),
+                        });
                     }
-                    let mut header = self.item(line, scope);
-                    substitute_stmt(&mut header.stmt, scope, &global_label);
-                    frames.push(Frame::Block {
-                        header: Box::new(header),
-                        start: out.len(),
-                    });
-                }
-                Stmt::Use(module) | Stmt::Include(module) => {
-                    let is_use = matches!(line.stmt, Stmt::Use(_));
-                    self.module(module, is_use, line.span, out, include_depth, file);
-                }
-                Stmt::Op { name, args } if self.macros.contains_key(&name.text) => {
-                    let def = Rc::clone(&self.macros[&name.text]);
-                    if !self.fits(&args.iter().collect::<Vec<_>>(), scope, line.span) {
-                        continue;
-                    }
-                    let mut args = args.clone();
-                    for a in &mut args {
-                        substitute(a, scope, &global_label);
-                        fold(a);
-                    }
-                    self.invoke(&def, name, args, scope, out, include_depth);
-                }
-                Stmt::Const { name, value } => {
-                    if !self.fits(&[value], scope, line.span) {
-                        continue;
-                    }
-                    let mut value = value.clone();
-                    substitute(&mut value, scope, &global_label);
-                    self.define_const(name, *value);
-                }
-                Stmt::Label(name) => {
-                    let renamed = local_name(&name.text, scope, &global_label);
-                    if scope.depth == 0 && !name.text.starts_with('.') {
-                        global_label = Some(name.text.clone());
-                    }
-                    let mut item = self.item(line, scope);
-                    item.stmt = Stmt::Label(Name {
-                        text: renamed,
-                        span: name.span,
-                    });
-                    self.emit(out, item);
-                }
-                _ => {
-                    if !self.fits(&statement_exprs(&line.stmt), scope, line.span) {
-                        continue;
-                    }
-                    let mut item = self.item(line, scope);
-                    substitute_stmt(&mut item.stmt, scope, &global_label);
-                    self.emit(out, item);
+                    stack.push(Walk::Nodes(body.iter()));
                 }
             }
         }
-        for frame in frames.into_iter().rev() {
-            match frame {
-                Frame::If { span, .. } => self.error(
-                    Diagnostic::error(Code::E0205, span, "`if` without `end`")
-                        .label("this `if` is never closed"),
-                ),
-                Frame::Block { header, start } => {
-                    self.error(
-                        Diagnostic::error(Code::E0206, header.span, "`block` without `end`")
-                            .label("this block is never closed"),
-                    );
-                    let mut header = *header;
-                    header.body = out.split_off(start);
-                    out.push(header);
+    }
+
+    /// Expands one statement that does not nest.
+    fn line(
+        &mut self,
+        line: Line,
+        context: &Context<'_>,
+        out: &mut Vec<Item>,
+        global_label: &mut Option<String>,
+    ) {
+        let scope = context.scope;
+        match &line.stmt {
+            Stmt::Use(module) | Stmt::Include(module) => {
+                let is_use = matches!(line.stmt, Stmt::Use(_));
+                self.module(
+                    module,
+                    is_use,
+                    line.span,
+                    out,
+                    context.include_depth,
+                    context.file,
+                );
+            }
+            Stmt::Op { name, args } if self.macros.contains_key(&name.text) => {
+                let def = Rc::clone(&self.macros[&name.text]);
+                if !self.fits(&args.iter().collect::<Vec<_>>(), scope, line.span) {
+                    return;
                 }
+                let mut args = args.clone();
+                for a in &mut args {
+                    substitute(a, scope, global_label);
+                    fold(a);
+                }
+                self.invoke(&def, name, args, scope, out, context.include_depth);
+            }
+            Stmt::Const { name, value } => {
+                if !self.fits(&[value], scope, line.span) {
+                    return;
+                }
+                let mut value = value.clone();
+                substitute(&mut value, scope, global_label);
+                self.define_const(name, *value);
+            }
+            Stmt::Label(name) => {
+                let renamed = local_name(&name.text, scope, global_label);
+                if scope.depth == 0 && !name.text.starts_with('.') {
+                    *global_label = Some(name.text.clone());
+                }
+                let span = name.span;
+                let mut item = self.item(line, scope);
+                item.stmt = Stmt::Label(Name {
+                    text: renamed,
+                    span,
+                });
+                self.emit(out, item);
+            }
+            _ => {
+                if !self.fits(&statement_exprs(&line.stmt), scope, line.span) {
+                    return;
+                }
+                let mut item = self.item(line, scope);
+                substitute_stmt(&mut item.stmt, scope, global_label);
+                self.emit(out, item);
             }
         }
     }
@@ -467,35 +462,16 @@ impl Expander<'_> {
         self.charge(terms, span, &scope.chain)
     }
 
-    fn item(&self, line: &Line, scope: &Scope) -> Item {
+    fn item(&self, line: Line, scope: &Scope) -> Item {
         Item {
-            stmt: line.stmt.clone(),
+            stmt: line.stmt,
             span: line.span,
             chain: scope.chain.clone(),
             body: Vec::new(),
         }
     }
 
-    /// The index after the `end` of a macro body starting at `k`, and the
-    /// body. Reports a missing `end`.
-    fn macro_body_end(&mut self, lines: &[Line], k: usize, span: Span) -> (usize, Vec<Line>) {
-        let mut depth = 0usize;
-        for (j, line) in lines.iter().enumerate().skip(k) {
-            match line.stmt {
-                Stmt::If(_) | Stmt::Block { .. } | Stmt::Macro { .. } => depth += 1,
-                Stmt::End if depth == 0 => return (j + 1, lines[k..j].to_vec()),
-                Stmt::End => depth -= 1,
-                _ => {}
-            }
-        }
-        self.error(
-            Diagnostic::error(Code::E0208, span, "`macro` without `end`")
-                .label("this macro is never closed"),
-        );
-        (lines.len(), lines[k..].to_vec())
-    }
-
-    fn define_macro(&mut self, name: &Name, params: &[Name], body: Vec<Line>, file: FileId) {
+    fn define_macro(&mut self, name: &Name, params: &[Name], body: Body, file: FileId) {
         if let Some(previous) = self.macros.get(&name.text) {
             let d = Diagnostic::error(
                 Code::E0209,
@@ -532,13 +508,18 @@ impl Expander<'_> {
                 );
             }
         }
-        let locals = body
-            .iter()
-            .filter_map(|l| match &l.stmt {
-                Stmt::Label(n) => Some(n.text.clone()),
-                _ => None,
-            })
-            .collect();
+        // Labels anywhere in the body, however deep.
+        let mut locals = Vec::new();
+        let mut pending: Vec<&Node> = body.iter().collect();
+        while let Some(node) = pending.pop() {
+            match node {
+                Node::Line(Line {
+                    stmt: Stmt::Label(n),
+                    ..
+                }) => locals.push(n.text.clone()),
+                node => pending.extend(node.bodies().into_iter().flat_map(|b| b.iter())),
+            }
+        }
         self.macros.insert(
             name.text.clone(),
             Rc::new(MacroDef {
@@ -660,7 +641,12 @@ impl Expander<'_> {
             chain,
             depth: scope.depth + 1,
         };
-        self.lines(&def.body, &inner, out, include_depth, def.file);
+        let context = Context {
+            scope: &inner,
+            include_depth,
+            file: def.file,
+        };
+        self.walk(&def.body, &context, out, &mut None);
     }
 
     fn condition(&mut self, condition: &Expr, scope: &Scope) -> bool {

@@ -146,8 +146,11 @@ fn assemble_nested(
 ) -> Assembly {
     images.borrow_mut().compiling.push(source_key(&main));
     let main_path = main.path.clone();
-    let expansion = macros::expand(loader, main);
+    let mut expansion = macros::expand(loader, main);
     let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
+    // Resolution took what it needs from the statements: they go before
+    // the image is built (a program may have millions).
+    expansion.sections = Vec::new();
     let layout = layout::lay_out(&resolved);
     // The images embedded, each once, for the debugger.
     let embedded: RefCell<Vec<crate::image::Image>> = RefCell::default();
@@ -296,12 +299,16 @@ pub fn parse_literal(text: &str) -> Result<crate::tree::Tree, String> {
     let mut sources = Sources::default();
     let line = format!("const literal = {text}");
     let file = sources.add(SourceFile::new("<literal>".into(), None, line.clone()));
-    let (lines, diagnostics) = parser::parse_file(file, &line);
-    let first_error = |ds: &[Diagnostic]| ds.first().map(|d| d.message.clone());
-    if let Some(message) = first_error(&diagnostics) {
-        return Err(message);
+    let mut nodes = parser::Nodes::new(file, &line);
+    let first = nodes.next();
+    if let Some(d) = nodes.into_diagnostics().first() {
+        return Err(d.message.clone());
     }
-    let Some(ast::Stmt::Const { value, .. }) = lines.first().map(|l| &l.stmt) else {
+    let Some(ast::Node::Line(ast::Line {
+        stmt: ast::Stmt::Const { value, .. },
+        ..
+    })) = &first
+    else {
         return Err("expected a value".into());
     };
     let consts = std::collections::HashMap::new();

@@ -1,11 +1,13 @@
-//! The parser (chumsky): tokens to statements, one logical line each.
+//! The parser (chumsky): tokens to statements, one logical line each, and
+//! statements to [`Node`]s (`if`, `macro` and `block` hold what they nest,
+//! up to their `end`).
 //!
 //! A file is parsed in one run with a cheap error type; a line that does not
 //! parse is skipped up to its end and parsing goes on, so one run finds
 //! every bad line. Each bad line is then parsed again on its own with rich
 //! errors, to say what was expected there.
 
-use super::ast::{BinOp, Expr, ExprKind, KEYWORDS, Line, ModuleRef, Name, Stmt};
+use super::ast::{BinOp, Body, Expr, ExprKind, KEYWORDS, Line, ModuleRef, Name, Node, Stmt};
 use super::lexer::{self, Number, Token};
 use super::source::{FileId, Span};
 use crate::diagnostic::{Code, Diagnostic};
@@ -14,25 +16,263 @@ use chumsky::extra::ParserExtra;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
-/// Parses a whole file into statements (a label in front of a statement on
-/// the same line becomes a statement of its own).
-pub fn parse_file(file: FileId, text: &str) -> (Vec<Line>, Vec<Diagnostic>) {
-    let (lines, mut diagnostics) = lexer::lex(file, text);
-    // One token stream for the whole file, each line ended by a newline.
+/// How many logical lines are parsed in one run of the parser: a file of
+/// millions of lines is never held as tokens all at once.
+const CHUNK_LINES: usize = 4096;
+
+/// The top-level nodes of a file, one at a time (a file may have millions
+/// of lines: only the lines being parsed and the nodes still open are
+/// held). Nesting is followed with an explicit stack of the nodes open, so
+/// input never deepens the Rust stack; what is still open at the end of the
+/// file is reported and closed there.
+pub struct Nodes<'t> {
+    file: FileId,
+    eoi: SimpleSpan,
+    lines: lexer::Lines<'t>,
+    /// Lines parsed and not given out yet.
+    parsed: std::collections::VecDeque<Line>,
+    /// The nodes open (`if`, `macro`, `block` without their `end` yet),
+    /// outermost first.
+    open: Vec<Open>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// A node whose `end` has not come yet, and what it holds so far.
+struct Open {
+    kind: OpenKind,
+    /// The nodes of its current part.
+    nodes: Vec<Node>,
+}
+
+/// What kind of node is open.
+enum OpenKind {
+    /// `if`: its condition, the span of its line, and the parts before
+    /// each `else` so far.
+    If {
+        condition: Box<Expr>,
+        span: Span,
+        parts: Vec<Vec<Node>>,
+    },
+    /// `macro`: its name, parameters and the span of its line.
+    Macro {
+        name: Name,
+        params: Vec<Name>,
+        span: Span,
+    },
+    /// `block`: its line.
+    Block { header: Line },
+}
+
+impl Open {
+    /// The node, ended here.
+    fn close(self) -> Node {
+        match self.kind {
+            OpenKind::If {
+                condition,
+                span,
+                mut parts,
+            } => {
+                parts.push(self.nodes);
+                // Parts after a second `else` are never assembled.
+                let mut parts = parts.into_iter();
+                Node::If {
+                    condition,
+                    span,
+                    then: Body::new(parts.next().unwrap_or_default()),
+                    otherwise: Body::new(parts.next().unwrap_or_default()),
+                }
+            }
+            OpenKind::Macro { name, params, span } => Node::Macro {
+                name,
+                params,
+                span,
+                body: Body::new(self.nodes),
+            },
+            OpenKind::Block { header } => Node::Block {
+                header,
+                body: Body::new(self.nodes),
+            },
+        }
+    }
+
+    /// The error for a node never ended.
+    fn unclosed(&self) -> Diagnostic {
+        match &self.kind {
+            OpenKind::If { span, .. } => {
+                Diagnostic::error(Code::E0205, *span, "`if` without `end`")
+                    .label("this `if` is never closed")
+            }
+            OpenKind::Macro { span, .. } => {
+                Diagnostic::error(Code::E0208, *span, "`macro` without `end`")
+                    .label("this macro is never closed")
+            }
+            OpenKind::Block { header } => {
+                Diagnostic::error(Code::E0206, header.span, "`block` without `end`")
+                    .label("this block is never closed")
+            }
+        }
+    }
+}
+
+impl<'t> Nodes<'t> {
+    /// The nodes of `text`, the file `file`.
+    pub fn new(file: FileId, text: &'t str) -> Nodes<'t> {
+        Nodes {
+            file,
+            eoi: (text.len()..text.len()).into(),
+            lines: lexer::Lines::new(file, text),
+            parsed: std::collections::VecDeque::new(),
+            open: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Every error found (call once the nodes are all taken).
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        let mut diagnostics = self.diagnostics;
+        diagnostics.extend(self.lines.errors);
+        diagnostics
+    }
+
+    /// The next statement, parsing the next lines when none is left.
+    fn next_line(&mut self) -> Option<Line> {
+        while self.parsed.is_empty() {
+            let chunk: Vec<lexer::Line<'_>> = self.lines.by_ref().take(CHUNK_LINES).collect();
+            if chunk.is_empty() {
+                return None;
+            }
+            let mut lines = Vec::new();
+            parse_chunk(
+                self.file,
+                chunk,
+                self.eoi,
+                &mut lines,
+                &mut self.diagnostics,
+            );
+            self.parsed.extend(lines);
+        }
+        self.parsed.pop_front()
+    }
+
+    /// A node into the one open, or out as a top-level node.
+    fn attach(&mut self, node: Node) -> Option<Node> {
+        match self.open.last_mut() {
+            Some(open) => {
+                open.nodes.push(node);
+                None
+            }
+            None => Some(node),
+        }
+    }
+
+    /// Takes one statement in; gives the top-level node it ends, if any.
+    fn feed(&mut self, line: Line) -> Option<Node> {
+        let Line { stmt, span } = line;
+        let kind = match stmt {
+            Stmt::If(condition) => OpenKind::If {
+                condition,
+                span,
+                parts: Vec::new(),
+            },
+            Stmt::Macro { name, params } => OpenKind::Macro { name, params, span },
+            Stmt::Block { .. } => OpenKind::Block {
+                header: Line { stmt, span },
+            },
+            Stmt::Else => {
+                match self.open.last_mut() {
+                    Some(Open {
+                        kind:
+                            OpenKind::If {
+                                parts, span: at, ..
+                            },
+                        nodes,
+                    }) => {
+                        if !parts.is_empty() {
+                            let d = Diagnostic::error(
+                                Code::E0201,
+                                span,
+                                "a second `else` for one `if`",
+                            )
+                            .with_label(*at, "this `if`");
+                            self.diagnostics.push(d);
+                        }
+                        parts.push(std::mem::take(nodes));
+                    }
+                    _ => self.diagnostics.push(
+                        Diagnostic::error(Code::E0202, span, "`else` without `if`")
+                            .label("no `if` is open here"),
+                    ),
+                }
+                return None;
+            }
+            Stmt::End => {
+                let Some(open) = self.open.pop() else {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            Code::E0203,
+                            span,
+                            "`end` without an open `if`, `macro` or `block`",
+                        )
+                        .label("nothing to end here"),
+                    );
+                    return None;
+                };
+                return self.attach(open.close());
+            }
+            stmt => return self.attach(Node::Line(Line { stmt, span })),
+        };
+        self.open.push(Open {
+            kind,
+            nodes: Vec::new(),
+        });
+        None
+    }
+}
+
+impl Iterator for Nodes<'_> {
+    type Item = Node;
+
+    fn next(&mut self) -> Option<Node> {
+        while let Some(line) = self.next_line() {
+            if let Some(node) = self.feed(line) {
+                return Some(node);
+            }
+        }
+        // The end of the file ends what is still open, innermost first.
+        while let Some(open) = self.open.pop() {
+            self.diagnostics.push(open.unclosed());
+            if let Some(node) = self.attach(open.close()) {
+                return Some(node);
+            }
+        }
+        None
+    }
+}
+
+/// Parses some logical lines in one run with a cheap error type, into
+/// `out`; then explains each bad line with rich errors.
+fn parse_chunk(
+    file: FileId,
+    chunk: Vec<lexer::Line<'_>>,
+    eoi: SimpleSpan,
+    out: &mut Vec<Line>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    // One token stream for the chunk, each line ended by a newline.
     let mut tokens: Vec<(Token<'_>, SimpleSpan)> =
-        Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-    let mut starts = Vec::with_capacity(lines.len());
-    // Each line is freed once copied, before the parser allocates.
-    for line in lines {
+        Vec::with_capacity(chunk.iter().map(|l| l.len() + 1).sum());
+    let mut starts = Vec::with_capacity(chunk.len());
+    for line in chunk {
         starts.push(tokens.len());
         tokens.extend(line.iter().map(|&(t, s)| (t, SimpleSpan::from(s.range()))));
         let end = line.last().map_or(0, |t| t.1.end as usize);
         tokens.push((Token::Newline, (end..end).into()));
     }
-    let eoi: SimpleSpan = (text.len()..text.len()).into();
+    let chunk_end = tokens.last().map_or(eoi, |t| t.1);
     let (parsed, errors) = file_parser::<_, extra::Err<Cheap<SimpleSpan>>>(file)
-        .parse(tokens.as_slice().map(eoi, |(t, s)| (t, s)))
+        .parse(tokens.as_slice().map(chunk_end, |(t, s)| (t, s)))
         .into_output_errors();
+    out.extend(parsed.unwrap_or_default().into_iter().flatten());
     // Explain each bad line with rich errors.
     let mut explained: Vec<usize> = Vec::new();
     for error in errors {
@@ -65,10 +305,6 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Line>, Vec<Diagnostic>) {
             ),
         }
     }
-    (
-        parsed.unwrap_or_default().into_iter().flatten().collect(),
-        diagnostics,
-    )
 }
 
 /// Every line of a file; a bad line is skipped to its end.

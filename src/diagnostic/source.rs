@@ -114,6 +114,12 @@ impl Sources {
         &self.files[id.0 as usize]
     }
 
+    /// The text of a file, to lend it out while the file is expanded (it
+    /// must be given back unchanged: its line starts are kept).
+    pub(crate) fn text_mut(&mut self, id: FileId) -> &mut String {
+        &mut self.files[id.0 as usize].text
+    }
+
     /// All files in the order they were read.
     pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files

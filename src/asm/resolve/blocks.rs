@@ -98,8 +98,8 @@ impl Resolver<'_> {
 
     fn hand_block(&mut self, section: usize, item: &Item, name: &Name) -> usize {
         let b = self.new_block(section, item.span, None);
-        let register = match self.names.get(&name.text) {
-            Some((Symbol::Register(r), _)) => *r,
+        let register = match self.names.get(name.text.as_str()) {
+            Some(Symbol::Register(r)) => *r,
             _ => usize::MAX,
         };
         if let Some(reg) = self.out.registers.get_mut(register) {
@@ -253,8 +253,8 @@ impl Resolver<'_> {
             else {
                 continue;
             };
-            let tail = match self.names.get(&name.text) {
-                Some((Symbol::Register(r), _)) => Some((*r, name.span)),
+            let tail = match self.names.get(name.text.as_str()) {
+                Some(Symbol::Register(r)) => Some((*r, name.span)),
                 _ => {
                     let d = Diagnostic::error(
                         Code::E0507,
@@ -287,8 +287,10 @@ impl Resolver<'_> {
         for (b, block) in blocks.iter().enumerate() {
             if let Some(hand) = &block.hand {
                 work.push(b);
-                if let Some(Some((Symbol::Label(t), _))) =
-                    hand.tail_name.as_ref().map(|n| self.names.get(&n.text))
+                if let Some(Some(Symbol::Label(t))) = hand
+                    .tail_name
+                    .as_ref()
+                    .map(|n| self.names.get(n.text.as_str()))
                 {
                     wanted[*t] = true;
                     work.push(*t);
@@ -306,11 +308,11 @@ impl Resolver<'_> {
             // are looked into.
             while let Some(e) = exprs.pop() {
                 walk_names(e, &mut |n| match self.names.get(n) {
-                    Some((Symbol::Label(b), _)) => {
+                    Some(Symbol::Label(b)) => {
                         wanted[*b] = true;
                         work.push(*b);
                     }
-                    Some((Symbol::Const, _)) => {
+                    Some(Symbol::Const) => {
                         if let Some((name, (def, _))) = self.expansion.consts.get_key_value(n)
                             && seen_consts.insert(name.as_str())
                         {
@@ -354,8 +356,8 @@ impl Resolver<'_> {
                     _ => None,
                 }
             }
-            ExprKind::Name(n) => match self.names.get(n) {
-                Some((Symbol::Register(r), _)) => Some(*r as i64),
+            ExprKind::Name(n) => match self.names.get(n.as_str()) {
+                Some(Symbol::Register(r)) => Some(*r as i64),
                 _ => None,
             },
             _ => None,
@@ -391,7 +393,7 @@ impl Resolver<'_> {
             if let Role::Code(b) = reg.role {
                 for l in &self.out.blocks[b].labels {
                     self.names
-                        .insert(l.text.clone(), (Symbol::Register(i), l.span));
+                        .insert(l.text.as_str().into(), Symbol::Register(i));
                 }
             }
         }
@@ -400,7 +402,7 @@ impl Resolver<'_> {
                 for (l, offset) in &hand.labels {
                     if *offset == 0 && hand.register != usize::MAX {
                         self.names
-                            .insert(l.text.clone(), (Symbol::Register(hand.register), l.span));
+                            .insert(l.text.as_str().into(), Symbol::Register(hand.register));
                     }
                 }
             }

@@ -5,9 +5,12 @@ use super::*;
 use crate::asm::ast::{Name, Stmt};
 use crate::asm::eval::{Env, Value, eval};
 
-/// A declared register (taken out when it is placed) and the index it asks
-/// for, with where.
-type Declaration = (Option<RegInfo>, Option<(i64, Span)>);
+/// A declaration that asks for an index: which declaration (counted from
+/// the first after `prog`, `in` and `out`), the index, and where.
+type Explicit = (usize, i64, Span);
+
+/// No declaration in this slot, or no slot for this declaration yet.
+const NONE: u32 = u32::MAX;
 
 impl Resolver<'_> {
     pub(super) fn predeclare(&mut self) {
@@ -23,22 +26,27 @@ impl Resolver<'_> {
                 init: None,
                 role: Role::Predeclared,
             });
-            self.names.insert(
-                name.into(),
-                (
-                    Symbol::Register(self.out.registers.len() - 1),
-                    Span::default(),
-                ),
-            );
+            let index = self.out.registers.len() - 1;
+            self.names.insert(name.into(), Symbol::Register(index));
         }
-        for (name, (_, span)) in &self.expansion.consts {
-            self.names.insert(name.clone(), (Symbol::Const, *span));
+        for name in self.expansion.consts.keys() {
+            self.names.insert(name.as_str().into(), Symbol::Const);
+        }
+    }
+
+    /// Where a name was first defined (`None` for `prog`, `in` and `out`).
+    fn defined_at(&self, name: &str, symbol: Symbol) -> Option<Span> {
+        match symbol {
+            Symbol::Register(r) if r < 3 => None,
+            Symbol::Register(r) => self.out.registers.get(r)?.span,
+            Symbol::Label(_) => self.label_spans.get(name).copied(),
+            Symbol::Const => self.expansion.consts.get(name).map(|c| c.1),
         }
     }
 
     pub(super) fn declare(&mut self, name: &Name, symbol: Symbol) -> bool {
-        if let Some((_, previous)) = self.names.get(&name.text) {
-            let kind = match self.names[&name.text].0 {
+        if let Some(&symbol) = self.names.get(name.text.as_str()) {
+            let kind = match symbol {
                 Symbol::Register(_) => "a register",
                 Symbol::Label(_) => "a label",
                 Symbol::Const => "a constant",
@@ -49,15 +57,19 @@ impl Resolver<'_> {
                 format!("`{}` is already defined", display(&name.text)),
             )
             .label("defined again here");
-            if *previous != Span::default() {
-                d = d.with_label(*previous, format!("first defined here, as {kind}"));
+            if let Some(previous) = self.defined_at(&name.text, symbol) {
+                d = d.with_label(previous, format!("first defined here, as {kind}"));
             } else {
                 d = d.note(format!("`{}` is predeclared ({kind})", name.text));
             }
             self.diagnostics.push(d);
             return false;
         }
-        self.names.insert(name.text.clone(), (symbol, name.span));
+        self.names.insert(name.text.as_str().into(), symbol);
+        if let Symbol::Label(_) = symbol {
+            self.label_spans
+                .insert(name.text.as_str().into(), name.span);
+        }
         true
     }
 
@@ -66,7 +78,19 @@ impl Resolver<'_> {
     pub(super) fn declarations(&mut self) {
         let expansion = self.expansion;
         let mut configured = [false; 3];
-        let mut declared: Vec<Declaration> = Vec::new();
+        // Declared registers go straight after the predeclared ones, in
+        // order; `place` moves them where they belong.
+        let mut explicit: Vec<Explicit> = Vec::new();
+        // Room for every register and name at once, rather than doubling
+        // (and copying) through millions of declarations.
+        let (registers, names) =
+            all_items(expansion).fold((0, 0), |(r, n), (_, item)| match item.stmt {
+                Stmt::Reg { .. } | Stmt::Block { .. } => (r + 1, n + 1),
+                Stmt::Label(_) => (r, n + 1),
+                _ => (r, n),
+            });
+        self.out.registers.reserve(registers);
+        self.names.reserve(names);
         for (_, item) in all_items(expansion) {
             let (name, index, limit, init, is_block) = match &item.stmt {
                 Stmt::Reg {
@@ -128,12 +152,16 @@ impl Resolver<'_> {
                 reg.span = Some(name.span);
                 continue;
             }
-            if !self.declare(name, Symbol::Register(usize::MAX)) {
+            let k = self.out.registers.len() - 3;
+            if !self.declare(name, Symbol::Register(k + 3)) {
                 continue;
             }
-            let index = index
+            if let Some((i, span)) = index
                 .as_ref()
-                .and_then(|e| self.constant_int(e).map(|i| (i, e.span)));
+                .and_then(|e| self.constant_int(e).map(|i| (i, e.span)))
+            {
+                explicit.push((k, i, span));
+            }
             let role = if is_block {
                 Role::HandBlock(usize::MAX)
             } else {
@@ -146,9 +174,9 @@ impl Resolver<'_> {
                 init,
                 role,
             };
-            declared.push((Some(reg), index));
+            self.out.registers.push(reg);
         }
-        self.place(declared);
+        self.place(&explicit);
         self.resizes();
     }
 
@@ -161,8 +189,8 @@ impl Resolver<'_> {
             let Stmt::Resize { name, limit } = &item.stmt else {
                 continue;
             };
-            let register = match self.names.get(&name.text) {
-                Some((Symbol::Register(r), _)) => *r,
+            let register = match self.names.get(name.text.as_str()) {
+                Some(Symbol::Register(r)) => *r,
                 _ => {
                     let d = Diagnostic::error(
                         Code::E0515,
@@ -192,20 +220,18 @@ impl Resolver<'_> {
     }
 
     /// Gives declared registers their indices: explicit ones first, then the
-    /// others in order, each at the lowest free index. Declarations are
-    /// moved once, into the registers (a program may declare millions).
-    fn place(&mut self, mut declared: Vec<Declaration>) {
-        // Which declaration each register index holds (a position in
-        // `declared`), and the declarations still without one.
-        let mut slots: Vec<Option<usize>> = vec![None; 3];
-        let mut rest = Vec::new();
-        for (k, (_, index)) in declared.iter().enumerate() {
-            let Some((index, span)) = *index else {
-                rest.push(k);
-                continue;
-            };
+    /// others in order, each at the lowest free index. The registers were
+    /// declared in order after `prog`, `in` and `out`, and are moved into
+    /// their places there (a program may declare millions).
+    fn place(&mut self, explicit: &[Explicit]) {
+        let declared = self.out.registers.len() - 3;
+        // Which declaration each register index holds, and the index of
+        // each declaration.
+        let mut slots: Vec<u32> = vec![NONE; 3];
+        let mut target: Vec<u32> = vec![NONE; declared];
+        for &(k, index, span) in explicit {
             let bad = !(3..=1_000_000).contains(&index);
-            let taken = !bad && slots.get(index as usize).is_some_and(Option::is_some);
+            let taken = !bad && slots.get(index as usize).is_some_and(|&s| s != NONE);
             if bad || taken {
                 let d = Diagnostic::error(
                     Code::E0503,
@@ -218,43 +244,62 @@ impl Resolver<'_> {
                     "already taken"
                 });
                 self.diagnostics.push(d);
-                rest.push(k);
                 continue;
             }
             let index = index as usize;
             if slots.len() <= index {
-                slots.resize(index + 1, None);
+                slots.resize(index + 1, NONE);
             }
-            slots[index] = Some(k);
+            slots[index] = k as u32;
+            target[k] = index as u32;
         }
         // Each register without an index takes the first free slot from 3
         // on; slots only fill, so the search goes on from the last one
         // taken (linear in the registers, not quadratic).
         let mut free = 3;
-        for k in rest {
-            while slots.get(free).is_some_and(Option::is_some) {
+        for (k, slot) in target.iter_mut().enumerate() {
+            if *slot != NONE {
+                continue;
+            }
+            while slots.get(free).is_some_and(|&s| s != NONE) {
                 free += 1;
             }
             match slots.get_mut(free) {
-                Some(slot) => *slot = Some(k),
-                None => slots.push(Some(k)),
+                Some(s) => *s = k as u32,
+                None => slots.push(k as u32),
             }
+            *slot = free as u32;
         }
-        self.out.registers.reserve(slots.len().saturating_sub(3));
-        for (i, slot) in slots.into_iter().enumerate().skip(3) {
-            let reg = slot
-                .and_then(|k| declared[k].0.take())
-                .unwrap_or_else(|| RegInfo {
+        // Free slots below the highest index hold empty registers, added
+        // after the declared ones and moved into place with them.
+        for (i, slot) in slots.iter().enumerate().skip(3) {
+            if *slot == NONE {
+                target.push(i as u32);
+                self.out.registers.push(RegInfo {
                     name: format!("r{i}"),
                     span: None,
                     limit: LimitSpec::Default(0),
                     init: None,
                     role: Role::Declared,
                 });
-            if let Some((symbol, _)) = self.names.get_mut(&reg.name) {
-                *symbol = Symbol::Register(i);
             }
-            self.out.registers.push(reg);
+        }
+        // Names of registers that move now name their index.
+        for (k, &i) in target.iter().enumerate().take(declared) {
+            if i as usize != k + 3
+                && let Some(symbol) = self.names.get_mut(self.out.registers[k + 3].name.as_str())
+            {
+                *symbol = Symbol::Register(i as usize);
+            }
+        }
+        // Moves each register to its index: each swap puts one in its place.
+        let registers = &mut self.out.registers[3..];
+        for p in 0..target.len() {
+            while target[p] as usize - 3 != p {
+                let d = target[p] as usize - 3;
+                registers.swap(p, d);
+                target.swap(p, d);
+            }
         }
     }
 

@@ -33,8 +33,11 @@ use std::collections::HashMap;
 /// What a name in the global namespace is.
 #[derive(Debug, Clone, Copy)]
 enum Symbol {
+    /// A register, by index.
     Register(usize),
+    /// A label, by block.
     Label(usize),
+    /// A constant.
     Const,
 }
 
@@ -42,7 +45,11 @@ struct Resolver<'e> {
     expansion: &'e Expansion,
     out: Resolved,
     diagnostics: Vec<Diagnostic>,
-    names: HashMap<String, (Symbol, Span)>,
+    /// Every name, and what it is (where it was defined is kept with what
+    /// it names: see `defined_at`).
+    names: HashMap<Box<str>, Symbol>,
+    /// Where each label was defined.
+    label_spans: HashMap<Box<str>, Span>,
     /// Constant registers by value (or by expression, for values that need
     /// code).
     constant_by_value: HashMap<ConstantKey, usize>,
@@ -70,6 +77,7 @@ pub fn resolve(expansion: &Expansion, faults: Faults) -> (Resolved, Vec<Diagnost
         out: Resolved::default(),
         diagnostics: Vec::new(),
         names: HashMap::new(),
+        label_spans: HashMap::new(),
         constant_by_value: HashMap::new(),
         tree_ids: NodeTable::default(),
         identified: Vec::new(),

@@ -22,9 +22,9 @@ impl Resolver<'_> {
                     None
                 }
             },
-            ExprKind::Name(n) => match self.names.get(n) {
-                Some((Symbol::Register(r), _)) => Some(*r as i64),
-                Some((Symbol::Label(_), _)) => {
+            ExprKind::Name(n) => match self.names.get(n.as_str()) {
+                Some(Symbol::Register(r)) => Some(*r as i64),
+                Some(Symbol::Label(_)) => {
                     // A label inside a hand-laid block, not at its start.
                     let d = Diagnostic::error(
                         Code::E0511,
@@ -37,7 +37,7 @@ impl Resolver<'_> {
                     self.diagnostics.push(d);
                     None
                 }
-                Some((Symbol::Const, _)) => self.constant(e, chain),
+                Some(Symbol::Const) => self.constant(e, chain),
                 None if crate::asm::eval::is_builtin_name(n) => self.constant(e, chain),
                 None => {
                     let d = self.unknown_operand(n, e.span, chain);
@@ -79,8 +79,8 @@ impl Resolver<'_> {
     /// A defined name, or a built-in value, that looks like `name`.
     fn similar(&self, name: &str) -> Option<String> {
         let builtins = crate::asm::eval::builtin_names();
-        let defined = self.names.keys().filter(|c| !c.contains('@'));
-        crate::asm::suggest::nearest(name, defined.chain(&builtins).map(String::as_str))
+        let defined = self.names.keys().map(|c| &**c).filter(|c| !c.contains('@'));
+        crate::asm::suggest::nearest(name, defined.chain(builtins.iter().map(String::as_str)))
             .map(str::to_string)
     }
 
@@ -99,7 +99,7 @@ impl Resolver<'_> {
     fn constant(&mut self, e: &Expr, chain: &Chain) -> Option<i64> {
         let early = {
             let registers = |n: &str| match self.names.get(n) {
-                Some((Symbol::Register(r), _)) => Some(*r as i64),
+                Some(Symbol::Register(r)) => Some(*r as i64),
                 _ => None,
             };
             let mut env = Env::expanding(&self.expansion.consts);
@@ -237,7 +237,7 @@ impl Resolver<'_> {
         for instr in &self.out.blocks[b].instrs {
             for e in &instr.exprs {
                 if let ExprKind::Name(n) = &e.kind
-                    && !self.names.contains_key(n)
+                    && !self.names.contains_key(n.as_str())
                     && !crate::asm::eval::is_builtin_name(n)
                 {
                     unknown.push((n.clone(), e.span, instr.chain.clone()));
@@ -255,8 +255,8 @@ impl Resolver<'_> {
     fn names_register(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Number(_) | ExprKind::RegisterIndex(_) => true,
-            ExprKind::Name(n) => match self.names.get(n) {
-                Some((Symbol::Const, _)) => false,
+            ExprKind::Name(n) => match self.names.get(n.as_str()) {
+                Some(Symbol::Const) => false,
                 Some(_) => true,
                 None => !crate::asm::eval::is_builtin_name(n),
             },
@@ -316,8 +316,8 @@ impl Resolver<'_> {
             let Stmt::CallStack { stack, link } = &item.stmt else {
                 continue;
             };
-            let register = |r: &mut Self, n: &Name| match r.names.get(&n.text) {
-                Some((Symbol::Register(i), _)) => Some(*i),
+            let register = |r: &mut Self, n: &Name| match r.names.get(n.text.as_str()) {
+                Some(Symbol::Register(i)) => Some(*i),
                 _ => {
                     r.diagnostics.push(
                         Diagnostic::error(
