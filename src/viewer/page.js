@@ -108,7 +108,7 @@ function drawSquare(cell, sq) {
   const home = homes.get(cell);
   if (home) {
     ctx.strokeStyle = home;
-    ctx.lineWidth = Math.max(1, size / 10);
+    ctx.lineWidth = Math.min(4, Math.max(1, size / 10));
     ctx.strokeRect(px + 1, py + 1, size - 2, size - 2);
   }
   const items = sq.i ?? [];
@@ -400,6 +400,8 @@ window.constreeViewer = {
   step: () => state.step,
   steps: META.steps,
   follow: () => state.follow,
+  /** The scenario's robots: name by identity. */
+  names: META.robots,
   /** Every square that is not empty: walls, robots, items. */
   dump() {
     const out = [];
