@@ -328,3 +328,54 @@ fn a_mid_game_screenshot_is_not_blank() {
         assert!(browser.requests().iter().all(|u| u.starts_with("file://")));
     }
 }
+
+#[test]
+fn the_large_benchmark_world_plays_at_three_steps_a_second_or_more() {
+    let dir = scratch_dir("viewer_large");
+    let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/bench_world_large.json");
+    let replay = dir.join("large.json");
+    let page = dir.join("large.html");
+    stdout_of(&[
+        "world",
+        "step",
+        arg(&world),
+        "--steps",
+        "100",
+        "--record",
+        arg(&replay),
+        "--digest",
+    ]);
+    stdout_of(&["view", arg(&replay), "-o", arg(&page)]);
+    // The size budget: at most 1.5 times the replay, plus 2 MB.
+    let (replay_size, page_size) = (
+        std::fs::metadata(&replay).unwrap().len(),
+        std::fs::metadata(&page).unwrap().len(),
+    );
+    assert!(
+        page_size <= replay_size * 3 / 2 + 2_000_000,
+        "page {page_size} bytes for a replay of {replay_size}"
+    );
+    let browser = Browser::start(1300, 900);
+    browser.open(&url(&page));
+    // Every step applied and drawn, one after the other, timed by the page.
+    let millis = browser.script(
+        "const t = performance.now(); \
+         for (let k = 1; k <= constreeViewer.steps; k++) constreeViewer.goTo(k); \
+         return performance.now() - t;",
+        json!([]),
+    );
+    let rate = 100.0 / (millis.as_f64().unwrap() / 1000.0);
+    let artefacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("viewer-artefacts");
+    std::fs::create_dir_all(&artefacts).unwrap();
+    std::fs::write(
+        artefacts.join("large-world-rate.txt"),
+        format!("{rate:.1} steps/s (page {page_size} bytes, replay {replay_size} bytes)\n"),
+    )
+    .unwrap();
+    println!("large world: {rate:.1} steps a second");
+    assert_eq!(
+        browser.script("return constreeViewer.step();", json!([])),
+        json!(100)
+    );
+    assert!(rate >= 3.0, "{rate:.1} steps a second");
+}

@@ -10,9 +10,9 @@
 use super::readings::{self, Programs};
 use crate::debugger::source::Program;
 use crate::machine::MachineError;
-use crate::scenario::Scenario;
 use crate::scenario::game::score_players;
 use crate::scenario::replay::Replay;
+use crate::scenario::{ItemValues, Scenario};
 use crate::tree::Tree;
 use crate::world::step::{Origin, RobotStep};
 use crate::world::{Action, Cell, Color, Item, Robot, World, update_reported};
@@ -118,6 +118,8 @@ struct Meta<'a> {
     name: &'a str,
     /// The replay file, as given (for the debugger's command line).
     file: &'a str,
+    /// Whether the replay has a scenario (the debugger needs one).
+    debug: bool,
     dims: (i64, i64),
     wrap: bool,
     steps: usize,
@@ -173,8 +175,8 @@ fn item_kind(item: &Item) -> &'static str {
 }
 
 /// Builds the page's data as it walks the game.
-struct Builder<'s> {
-    scenario: &'s Scenario,
+struct Builder {
+    values: ItemValues,
     texts: Texts,
     items: Vec<ItemView>,
     item_index: HashMap<String, u32>,
@@ -188,7 +190,7 @@ struct Builder<'s> {
     programs: Programs,
 }
 
-impl Builder<'_> {
+impl Builder {
     fn item(&mut self, item: &Item) -> u32 {
         let text = readings::item(item);
         if let Some(&k) = self.item_index.get(&text) {
@@ -198,7 +200,7 @@ impl Builder<'_> {
         self.items.push(ItemView {
             kind: item_kind(item),
             text: text.clone(),
-            value: self.scenario.values.value(item),
+            value: self.values.value(item),
         });
         self.item_index.insert(text, k);
         k
@@ -324,26 +326,44 @@ fn error_text(program: Option<&Program>, e: &MachineError) -> String {
     }
 }
 
-/// The page's data for a replay, as JSON text: the engine plays the
-/// recorded scenario again and every world must be the replay's.
-pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
+/// The scenario a replay records, if it has one (a world recorded by
+/// `world step --record` has none), its start and the places of the
+/// scenario's robots in it.
+type Start = (Option<Scenario>, World, Vec<(usize, usize)>);
+
+fn start(replay: &Replay, file: &str) -> Result<Start, ViewError> {
+    let Some(first) = replay.first_world() else {
+        return Err(ViewError(format!("{file}: the replay holds no world")));
+    };
+    if replay.scenario.trim().is_empty() {
+        return Ok((None, first.clone(), Vec::new()));
+    }
     let scenario = replay
         .scenario()
         .map_err(|e| ViewError(format!("{file}: {e}")))?;
-    let (mut world, starts) = scenario.world(scenario.seed);
-    if replay.first_world() != Some(&world) {
+    let (world, starts) = scenario.world(scenario.seed);
+    if *first != world {
         return Err(ViewError(format!(
             "{file}: the recorded start differs from its scenario's"
         )));
     }
+    Ok((Some(scenario), world, starts))
+}
+
+/// The page's data for a replay, as JSON text: the engine plays the
+/// recorded game again and every world must be the replay's.
+pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
+    let (scenario, mut world, starts) = start(replay, file)?;
     let shape = world.shape();
-    let images: Vec<Rc<crate::image::Image>> = scenario
-        .robots
-        .iter()
-        .filter_map(|r| r.image.clone())
-        .collect();
+    let setups = scenario.as_ref().map_or(&[][..], |s| &s.robots[..]);
+    let players = scenario.as_ref().map_or(&[][..], |s| &s.players[..]);
+    let images: Vec<Rc<crate::image::Image>> =
+        setups.iter().filter_map(|r| r.image.clone()).collect();
     let mut b = Builder {
-        scenario: &scenario,
+        values: scenario
+            .as_ref()
+            .map(|s| s.values.clone())
+            .unwrap_or_default(),
         texts: Texts::default(),
         items: Vec::new(),
         item_index: HashMap::new(),
@@ -362,7 +382,7 @@ pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
         .collect();
     let mut programs_by_image: HashMap<usize, Rc<Program>> = HashMap::new();
     let mut robot_names = HashMap::new();
-    for (k, setup) in scenario.robots.iter().enumerate() {
+    for (k, setup) in setups.iter().enumerate() {
         let Some(&(cell, index)) = starts.get(k) else {
             continue;
         };
@@ -382,7 +402,10 @@ pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
         }
     }
     let score = |world: &World| -> Vec<i64> {
-        score_players(scenario.scoring, &scenario.values, &scenario.players, world)
+        let Some(scenario) = &scenario else {
+            return Vec::new();
+        };
+        score_players(scenario.scoring, &scenario.values, players, world)
             .iter()
             .map(|s| s.score)
             .collect()
@@ -494,12 +517,12 @@ pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
     let meta = Meta {
         name: &replay.name,
         file,
+        debug: scenario.is_some(),
         dims: shape.dims(),
         wrap: shape.wraps(),
         steps,
         colors: Color::ALL.iter().map(|c| c.code()).collect(),
-        players: scenario
-            .players
+        players: players
             .iter()
             .map(|p| PlayerView {
                 name: p.name.clone(),
@@ -509,8 +532,8 @@ pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
             .collect(),
         scores,
         marks: scenario
-            .marks
             .iter()
+            .flat_map(|s| &s.marks)
             .map(|(name, &(x, y))| (name.clone(), x, y))
             .collect(),
         robots: robot_names,

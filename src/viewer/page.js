@@ -230,15 +230,18 @@ function renderPanel() {
     row('line', 'p-line', r.l === undefined ? '(no source line)' : TEXT[r.l], 'code'),
     row('carries', 'p-inventory', inventory));
   panel.append(table);
-  const command = debugCommand(found);
-  const field = el('input', { id: 'p-debug', readonly: '', value: command });
-  const button = el('button', { id: 'p-debug-copy' }, 'debug here');
-  button.addEventListener('click', () => {
-    field.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(command).catch(() => document.execCommand('copy'));
-    else document.execCommand('copy');
-  });
-  panel.append(el('div', { class: 'debug' }, button, field));
+  // The debugger plays a replay's scenario: a recorded world has none.
+  if (META.debug) {
+    const command = debugCommand(found);
+    const field = el('input', { id: 'p-debug', readonly: '', value: command });
+    const button = el('button', { id: 'p-debug-copy' }, 'debug here');
+    button.addEventListener('click', () => {
+      field.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(command).catch(() => document.execCommand('copy'));
+      else document.execCommand('copy');
+    });
+    panel.append(el('div', { class: 'debug' }, button, field));
+  }
   if (r.i !== undefined) {
     panel.append(el('h3', {}, 'input'), el('pre', { id: 'p-input' }, TEXT[r.i]));
   }
