@@ -379,3 +379,77 @@ fn the_large_benchmark_world_plays_at_three_steps_a_second_or_more() {
     );
     assert!(rate >= 3.0, "{rate:.1} steps a second");
 }
+
+#[test]
+fn run_and_tournament_write_pages() {
+    let dir = scratch_dir("viewer_pages");
+    let (replay, page) = (dir.join("walk.json"), dir.join("walk.html"));
+    let scenario = example("walk/walk.toml");
+    stdout_of(&[
+        "run",
+        arg(&scenario),
+        "--record",
+        arg(&replay),
+        "--html",
+        arg(&page),
+    ]);
+    let viewed = dir.join("viewed.html");
+    stdout_of(&["view", arg(&replay), "-o", arg(&viewed)]);
+    assert_eq!(
+        std::fs::read(&page).unwrap(),
+        std::fs::read(&viewed).unwrap()
+    );
+    // A page names its replay: --html needs --record.
+    let out = cli_common::constree(&["run", arg(&scenario), "--html", arg(&page)], "");
+    assert_eq!(out.status.code(), Some(2));
+    let pages = dir.join("arena");
+    stdout_of(&[
+        "tournament",
+        "--game",
+        arg(&example("arena/arena.toml")),
+        "--rounds",
+        "2",
+        "--html",
+        arg(&pages),
+        "--players",
+        arg(&example("arena/hunter.cta")),
+        arg(&example("arena/passer.cta")),
+    ]);
+    let index = std::fs::read_to_string(pages.join("index.html")).unwrap();
+    assert!(index.contains("<table id=\"standings\">"), "{index}");
+    for round in 1..=2 {
+        assert!(index.contains(&format!("<a href=\"round-{round}.html\">round {round}</a>")));
+        let page = std::fs::read_to_string(pages.join(format!("round-{round}.html"))).unwrap();
+        let replay = pages.join(format!("round-{round}.json"));
+        assert!(Replay::load(&replay).is_ok());
+        // Its debugger command names the round's replay.
+        assert!(page.contains(&format!("\"file\":\"{}\"", replay.display())));
+    }
+    assert!(!pages.join("round-3.html").exists());
+}
+
+#[test]
+fn a_replay_that_is_not_the_engines_game_is_refused() {
+    let dir = scratch_dir("viewer_refused");
+    let replay = dir.join("walk.json");
+    stdout_of(&[
+        "run",
+        arg(&example("walk/walk.toml")),
+        "--record",
+        arg(&replay),
+    ]);
+    // The recorded walker's last step moved it to another square.
+    let text = std::fs::read_to_string(&replay).unwrap();
+    let mut file: Value = serde_json::from_str(&text).unwrap();
+    let steps = file["steps"].as_array_mut().unwrap();
+    assert!(steps.len() >= 2);
+    steps.swap(0, 1);
+    let bad = dir.join("swapped.json");
+    std::fs::write(&bad, file.to_string()).unwrap();
+    let err = cli_common::failure_of(&["view", arg(&bad), "-o", arg(&dir.join("bad.html"))]);
+    assert!(
+        err.contains("is not what the engine makes of step"),
+        "{err}"
+    );
+    assert!(!dir.join("bad.html").exists());
+}

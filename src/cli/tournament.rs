@@ -45,6 +45,11 @@ pub struct TournamentArgs {
     /// Also record round K in a replay FILE (for `constree debug --replay`).
     #[arg(long, num_args = 2, value_names = ["K", "FILE"])]
     record_round: Option<Vec<String>>,
+    /// Record every round in DIR (`round-K.json`, and its viewer page
+    /// `round-K.html`) and write the standings page `DIR/index.html`
+    /// linking them.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     stdlib: StdlibOption,
     #[command(flatten)]
@@ -127,6 +132,9 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     if let Some((round, file)) = &record {
         save_round(&tournament, *round, file)?;
     }
+    if let Some(dir) = &args.html {
+        write_pages(&tournament, &outcome, dir)?;
+    }
     match args.format {
         Format::Json => super::input::print_json(&outcome, false)?,
         Format::Text => {
@@ -143,6 +151,23 @@ fn save_round(tournament: &Tournament, round: usize, file: &Path) -> Result<(), 
     let (_, replay) = tournament.record_round(round)?;
     replay.save(file)?;
     Ok(())
+}
+
+/// `--html DIR`: every round's replay and viewer page, and the standings
+/// page linking them.
+fn write_pages(tournament: &Tournament, outcome: &Outcome, dir: &Path) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| Failure(format!("--html {}: {e}", dir.display())))?;
+    let name = |k: usize, extension: &str| format!("round-{k}.{extension}");
+    for round in 1..=outcome.rounds.len() {
+        let (_, replay) = tournament.record_round(round)?;
+        let file = dir.join(name(round, "json"));
+        replay.save(&file)?;
+        super::view::write_page(&replay, &file, &dir.join(name(round, "html")))?;
+    }
+    let page = crate::viewer::standings::page(outcome, &|k| name(k, "html"));
+    let index = dir.join("index.html");
+    crate::files::write_output(&index, page.as_bytes())
+        .map_err(|e| Failure(format!("{}: {e}", index.display())))
 }
 
 /// What the table's columns mean, under a scoring rule.

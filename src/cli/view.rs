@@ -10,7 +10,9 @@ use std::process::ExitCode;
 pub struct ViewArgs {
     /// A replay file (written by `run --record`).
     file: PathBuf,
-    /// The page to write (default: the replay's name with `.html`).
+    /// The page to write (default: the replay's name with `.html`; for a
+    /// replay read from standard input, standard output); `-` writes
+    /// standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -25,13 +27,13 @@ pub fn write_page(replay: &Replay, file: &Path, path: &Path) -> Result<(), Failu
 
 pub fn run(args: ViewArgs) -> Result<ExitCode, Failure> {
     kind::REPLAY.check("view", &args.file)?;
-    let output = args
-        .output
-        .unwrap_or_else(|| args.file.with_extension("html"));
+    let output = args.output.unwrap_or_else(|| match &args.file {
+        file if file == Path::new("-") => PathBuf::from("-"),
+        file => file.with_extension("html"),
+    });
     crate::files::check_output(&output)
         .map_err(|e| Failure(format!("-o {}: {e}", output.display())))?;
     let replay = Replay::load(&args.file)?;
     write_page(&replay, &args.file, &output)?;
-    eprintln!("wrote {}", output.display());
     Ok(ExitCode::SUCCESS)
 }

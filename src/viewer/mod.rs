@@ -9,6 +9,7 @@
 
 pub mod data;
 pub mod readings;
+pub mod standings;
 
 pub use data::ViewError;
 
@@ -21,7 +22,7 @@ const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
 /// Text for inside an HTML element: `&`, `<` and `>` escaped.
-fn html_text(text: &str) -> String {
+pub fn html_text(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

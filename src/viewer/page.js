@@ -327,7 +327,8 @@ function render() {
   slider.value = String(state.step);
   document.getElementById('stepLabel').textContent = `step ${state.step} of ${META.steps}`;
   document.body.dataset.step = String(state.step);
-  const hash = `#step=${state.step}`;
+  const robot = state.follow === null ? '' : `&robot=${state.follow}`;
+  const hash = `#step=${state.step}${robot}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
@@ -387,9 +388,12 @@ document.addEventListener('keydown', (e) => {
   act();
 });
 
+// `#step=S`, or `#step=S&robot=ID` with the robot followed.
 function fromHash() {
-  const m = /^#step=(\d+)$/.exec(location.hash);
-  if (m) goTo(Number(m[1]));
+  const m = /^#step=(\d+)(?:&robot=(\d+))?$/.exec(location.hash);
+  if (!m) return;
+  if (m[2] !== undefined) follow(Number(m[2]));
+  goTo(Number(m[1]));
 }
 window.addEventListener('hashchange', fromHash);
 window.addEventListener('resize', () => { layout(); render(); });
