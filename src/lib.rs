@@ -8,6 +8,7 @@ pub mod asm;
 pub mod cli;
 pub mod conformance;
 pub mod debugger;
+pub mod diagnostic;
 pub mod encoding;
 pub mod files;
 pub mod image;

@@ -12,8 +12,8 @@
 //! test per case.
 
 use constree::asm::assemble_file;
-use constree::asm::diagnostics::{Diagnostic, Severity};
 use constree::asm::source::{DiskLoader, Sources};
+use constree::diagnostic::{Diagnostic, Severity};
 use std::path::Path;
 
 const CASES: &str = "tests/asm/cases/";

@@ -17,7 +17,7 @@ fn assert_fails(text: &str, code: &str) {
     let assembly = assemble_text(text);
     assert!(assembly.image.is_none());
     assert!(
-        assembly.diagnostics.iter().any(|d| d.code == code),
+        assembly.diagnostics.iter().any(|d| d.code.as_str() == code),
         "expected {code}, got:\n{}",
         assembly.render(false)
     );
@@ -141,7 +141,7 @@ fn missing_files_and_bad_utf8() {
     let loader = MemoryLoader::default();
     let assembly = constree::asm::assemble_file(&loader, std::path::Path::new("nowhere.cta"));
     assert!(assembly.image.is_none());
-    assert_eq!(assembly.diagnostics[0].code, "E0000");
+    assert_eq!(assembly.diagnostics[0].code.as_str(), "E0000");
     assert!(!assembly.render(false).is_empty());
 }
 
@@ -160,7 +160,11 @@ fn includes_nested_past_the_limit_are_an_error() {
     }
     let assembly = constree::asm::assemble_file(&loader, std::path::Path::new("f0.cta"));
     assert!(assembly.image.is_none());
-    let codes: Vec<&str> = assembly.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = assembly
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
     assert_eq!(codes, ["E0218"], "{}", assembly.render(false));
     assert!(assembly.render(false).contains("more than 32 levels deep"));
 }

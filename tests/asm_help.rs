@@ -3,14 +3,14 @@
 //! assembler cases of `tests/asm/cases/` and a few programs made here.
 
 use constree::asm::assemble_file;
-use constree::asm::help::HELP;
 use constree::asm::source::{DiskLoader, MemoryLoader};
+use constree::diagnostic::Code;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Codes no input can produce: E0101 is the parser's custom error, which
 /// no rule of the grammar raises today.
-const UNREACHABLE: &[&str] = &["E0101"];
+const UNREACHABLE: &[Code] = &[Code::E0101];
 
 /// Programs for the codes that no case file has (they need files that
 /// cannot be read, or are too large to keep).
@@ -64,7 +64,7 @@ fn made_programs() -> Vec<(MemoryLoader, &'static str)> {
 }
 
 /// The first diagnostic of each code: its message, help and rendering.
-fn diagnostics_by_code() -> BTreeMap<&'static str, (String, Option<String>, String)> {
+fn diagnostics_by_code() -> BTreeMap<Code, (String, Option<String>, String)> {
     let mut cases: Vec<_> = std::fs::read_dir("tests/asm/cases")
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -82,11 +82,8 @@ fn diagnostics_by_code() -> BTreeMap<&'static str, (String, Option<String>, Stri
     for assembly in &assemblies {
         for d in &assembly.diagnostics {
             found.entry(d.code).or_insert_with(|| {
-                let one = constree::asm::diagnostics::render(
-                    std::slice::from_ref(d),
-                    &assembly.sources,
-                    false,
-                );
+                let one =
+                    constree::diagnostic::render(std::slice::from_ref(d), &assembly.sources, false);
                 (d.message.clone(), d.help.clone(), one)
             });
         }
@@ -110,59 +107,9 @@ fn every_kind_of_diagnostic_says_what_to_do_next() {
         shown.push_str(&format!("{code} {message}\n      help: {help}\n"));
     }
     insta::assert_snapshot!("help_of_every_code", shown);
-    let missing: Vec<&str> = HELP
+    let missing: Vec<&Code> = Code::ALL
         .iter()
-        .map(|(c, _)| *c)
         .filter(|c| !found.contains_key(c) && !UNREACHABLE.contains(c))
         .collect();
     assert!(missing.is_empty(), "no program shows {missing:?}");
-}
-
-/// The files below `dir`, in its subdirectories too.
-fn files_below(dir: &str) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut dirs = vec![std::path::PathBuf::from(dir)];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files
-}
-
-/// Every code the assembler's source can report has a help line.
-#[test]
-fn the_help_table_knows_every_code() {
-    let mut codes = std::collections::BTreeSet::new();
-    for path in files_below("src/asm") {
-        let text = std::fs::read_to_string(path).unwrap();
-        let bytes = text.as_bytes();
-        for (k, _) in text.match_indices('"') {
-            let code = &bytes[k + 1..(k + 7).min(bytes.len())];
-            if code.len() == 6
-                && (code[0] == b'E' || code[0] == b'W')
-                && code[1..5].iter().all(u8::is_ascii_digit)
-                && code[5] == b'"'
-            {
-                codes.insert(String::from_utf8(code[..5].to_vec()).unwrap());
-            }
-        }
-    }
-    assert!(codes.len() > 60, "{codes:?}");
-    for code in &codes {
-        assert!(
-            HELP.iter().any(|(c, _)| c == code),
-            "{code} has no help line in src/asm/help.rs"
-        );
-    }
-    let listed: Vec<&str> = HELP.iter().map(|(c, _)| *c).collect();
-    let mut sorted = listed.clone();
-    sorted.sort();
-    sorted.dedup();
-    assert_eq!(listed, sorted, "one entry per code, in order");
 }

@@ -394,7 +394,7 @@ c:
         assembly
             .diagnostics
             .iter()
-            .map(|d| d.code)
+            .map(|d| d.code.as_str())
             .collect::<Vec<_>>(),
         vec!["E0607"]
     );
@@ -473,7 +473,11 @@ third:
         &MemoryLoader::default(),
         SourceFile::new("test.cta".into(), None, source.into()),
     );
-    let codes: Vec<&str> = assembly.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = assembly
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
     assert_eq!(codes, vec!["W0701"], "{}", assembly.render(false));
     assert!(assembly.diagnostics[0].message.contains("`first`"));
     let image = assembly.image.expect("only a warning");

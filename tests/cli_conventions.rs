@@ -19,8 +19,9 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
         .expect("constree runs")
 }
 
-/// Every command that does something (no subcommands of its own), as words
-/// after `constree`.
+/// Every command that does something (no subcommands of its own, or
+/// subcommands it does not require, as `tournament` and `tournament
+/// merge`), as words after `constree`.
 fn leaf_commands() -> Vec<Vec<String>> {
     let mut leaves = Vec::new();
     let mut pending = vec![(Vec::new(), constree::cli::command())];
@@ -29,9 +30,8 @@ fn leaf_commands() -> Vec<Vec<String>> {
             .get_subcommands()
             .filter(|c| c.get_name() != "help")
             .collect();
-        if children.is_empty() {
-            leaves.push(path);
-            continue;
+        if children.is_empty() || !command.is_subcommand_required_set() {
+            leaves.push(path.clone());
         }
         for child in children {
             let mut words = path.clone();
@@ -72,6 +72,7 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
             "BAD/bad.cta",
         ]),
     ),
+    ("tournament merge", Some(&["BAD/bad.json"])),
     ("world step", Some(&["BAD/bad.json"])),
 ];
 
@@ -200,6 +201,10 @@ const DASH: &[(&str, Option<DashCase>)] = &[
         )),
     ),
     (
+        "tournament merge",
+        Some((&["-"], "SCRATCH/shard.json", ".", "Arena: 1 round,")),
+    ),
+    (
         "world step",
         Some((&["-"], "benches/data/bench_world_small.json", ".", "{")),
     ),
@@ -257,6 +262,15 @@ fn every_command_reads_dash_as_standard_input() {
         ],
         "examples/walk",
     );
+    let shard = Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(["tournament", "--game", "arena.toml", "--rounds", "1"])
+        .args(["--shard", "1/1", "--format", "json"])
+        .args(["--players", "hunter.cta", "passer.cta"])
+        .current_dir(format!("{root}/examples/arena"))
+        .output()
+        .unwrap();
+    assert!(shard.status.success(), "{shard:?}");
+    std::fs::write(scratch.join("shard.json"), &shard.stdout).unwrap();
     for words in leaf_commands() {
         let name = words.join(" ");
         let row = DASH.iter().find(|(n, _)| *n == name).unwrap_or_else(|| {

@@ -16,6 +16,7 @@ const COMMANDS: &[&[&str]] = &[
     &["replay"],
     &["view"],
     &["tournament"],
+    &["tournament", "merge"],
     &["test"],
     &["new"],
     &["debug"],

@@ -403,7 +403,7 @@ fn generated_hostile_programs_get_an_answer() {
                 assembly
                     .diagnostics
                     .iter()
-                    .all(|d| d.code.starts_with('E') || d.code.starts_with('W')),
+                    .all(|d| d.code.as_str().starts_with('E') || d.code.as_str().starts_with('W')),
                 "seed {seed}"
             );
         } else {

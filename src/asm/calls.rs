@@ -8,9 +8,9 @@
 //! a label, the deepest chain of calls from the entry is known, and so is
 //! the most the stack ever holds.
 
-use super::diagnostics::Diagnostic;
 use super::layout::{Layout, always_nil};
 use super::resolve::{Opcode, Resolved, Role};
+use crate::diagnostic::{Code, Diagnostic};
 use std::collections::{HashMap, HashSet};
 
 /// A call in a block: the callee's block and the size of what it pushes.
@@ -175,7 +175,7 @@ pub fn check_stack(resolved: &Resolved, layout: &Layout, limits: &[i64]) -> Opti
     };
     Some(
         Diagnostic::error(
-            "E0607",
+            Code::E0607,
             span,
             format!("the call stack `{}` is too small", reg.name),
         )

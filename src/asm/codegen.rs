@@ -2,12 +2,12 @@
 //! them, and the image with its symbols and source map.
 
 use super::ast::Name;
-use super::diagnostics::Diagnostic;
 use super::eval::{Env, ImageCompiler, eval};
 use super::layout::{Layout, always_nil, block_name};
 use super::macros::{Chain, Expansion};
 use super::resolve::{LimitSpec, Opcode, Resolved, Role, display};
 use super::source::{Sources, Span};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::image::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
     Segment, SourceMap,
@@ -78,7 +78,7 @@ impl Generator<'_> {
     fn code_of(&self, name: &Name) -> Result<Tree, Diagnostic> {
         let Some(&b) = self.resolved.labels.get(&name.text) else {
             return Err(Diagnostic::error(
-                "E0601",
+                Code::E0601,
                 name.span,
                 format!("`{}` is not a label", display(&name.text)),
             )
@@ -113,7 +113,7 @@ impl Generator<'_> {
                 }
                 (_, Some(init)) => match eval(init, &env).and_then(|v| {
                     v.encode().map_err(|m| {
-                        Diagnostic::error("E0411", init.span, m)
+                        Diagnostic::error(Code::E0411, init.span, m)
                             .label("cannot be put in a register")
                     })
                 }) {
@@ -135,7 +135,7 @@ impl Generator<'_> {
                         Some(t) => Some(t.clone()),
                         None => match eval(&constant.expr, &env).and_then(|v| {
                             v.encode().map_err(|m| {
-                                Diagnostic::error("E0411", constant.expr.span, m)
+                                Diagnostic::error(Code::E0411, constant.expr.span, m)
                                     .label("cannot be put in a register")
                             })
                         }) {
@@ -214,9 +214,13 @@ impl Generator<'_> {
                 .and_then(|h| h.tail)
                 .map_or(self.resolved.blocks[b].span, |t| t.1);
             self.diagnostics.push(
-                Diagnostic::error("E0602", span, "blocks whose tails lead back to themselves")
-                    .label("this tail is part of a cycle")
-                    .note("a tree cannot contain itself"),
+                Diagnostic::error(
+                    Code::E0602,
+                    span,
+                    "blocks whose tails lead back to themselves",
+                )
+                .label("this tail is part of a cycle")
+                .note("a tree cannot contain itself"),
             );
         }
     }
@@ -281,7 +285,7 @@ impl Generator<'_> {
                 _ => "its initial value",
             };
             let mut d = Diagnostic::error(
-                "E0603",
+                Code::E0603,
                 span.unwrap_or_default(),
                 format!("register `{}` is too small for {what}", display(&reg.name)),
             )
@@ -305,7 +309,7 @@ impl Generator<'_> {
                 let name = display(&self.resolved.registers[src].name).to_string();
                 self.diagnostics.push(
                     Diagnostic::warning(
-                        "W0705",
+                        Code::W0705,
                         span,
                         format!("`{name}` is too big to be jumped to"),
                     )
@@ -328,7 +332,7 @@ impl Generator<'_> {
                     let r = instr.operands[k];
                     if r < 0 || r >= count {
                         self.diagnostics.push(
-                            Diagnostic::error("E0605", instr.operand_spans[k], format!("register {r} does not exist"))
+                            Diagnostic::error(Code::E0605, instr.operand_spans[k], format!("register {r} does not exist"))
                                 .label(format!("the program has registers 0 to {}", count - 1))
                                 .note("running this would stop the machine with NoSuchRegister and wipe it")
                                 .expanded_from(&instr.chain.sites()),
@@ -360,7 +364,7 @@ impl Generator<'_> {
                 continue;
             }
             let mut d = Diagnostic::warning(
-                "W0701",
+                Code::W0701,
                 block.span,
                 format!("block `{}` is never reached", block_name(block, b)),
             )
@@ -388,9 +392,13 @@ impl Generator<'_> {
                     if t == 1 {
                         let k = (0..3).rev().find(|&k| instr.operands[k] == 1).unwrap_or(0);
                         self.diagnostics.push(
-                            Diagnostic::warning("W0703", instr.operand_spans[k], "writing to `in`")
-                                .label("the engine overwrites `in` at every step")
-                                .expanded_from(&instr.chain.sites()),
+                            Diagnostic::warning(
+                                Code::W0703,
+                                instr.operand_spans[k],
+                                "writing to `in`",
+                            )
+                            .label("the engine overwrites `in` at every step")
+                            .expanded_from(&instr.chain.sites()),
                         );
                     }
                 }
@@ -402,7 +410,7 @@ impl Generator<'_> {
                 if instr.op == Opcode::Deconstruct && self.never_holds_anything(instr.operands[0]) {
                     self.diagnostics.push(
                         Diagnostic::warning(
-                            "W0704",
+                            Code::W0704,
                             instr.operand_spans[0],
                             "deconstructing a register that is always Nil",
                         )
@@ -421,7 +429,7 @@ impl Generator<'_> {
                 && let (Some(use_site), Some(decl)) = (read[i], reg.span)
             {
                 self.diagnostics.push(
-                    Diagnostic::warning("W0702", decl, format!("register `{}` is read but never written", display(&reg.name)))
+                    Diagnostic::warning(Code::W0702, decl, format!("register `{}` is read but never written", display(&reg.name)))
                         .label("declared without a value")
                         .with_label(use_site, "read here")
                         .note("it is always Nil; a register meant to be Nil is usually declared `reg NAME 0`"),

@@ -6,8 +6,8 @@
 //! reaches a register is encoded with the engine's own encoders.
 
 use super::ast::{BinOp, Expr, ExprKind, Name};
-use super::diagnostics::Diagnostic;
 use super::source::Span;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::encoding::Encode;
 use crate::machine::{Instruction, Memory, Register};
 use crate::tree::Tree;
@@ -325,7 +325,7 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
     let err = |code, message: String| Diagnostic::error(code, expr.span, message);
     match &expr.kind {
         ExprKind::Number(n) => i64::try_from(*n).map(Value::Int).map_err(|_| {
-            err("E0401", format!("{n} does not fit the report's 64-bit Int")).label("too large")
+            err(Code::E0401, format!("{n} does not fit the report's 64-bit Int")).label("too large")
         }),
         ExprKind::Str(s) => Ok(Value::Str(s.clone())),
         ExprKind::Name(name) => eval_name(name, expr.span, env),
@@ -338,7 +338,7 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
             }
             let n = expect_int(&eval(inner, env)?, inner.span)?;
             n.checked_neg().map(Value::Int).ok_or_else(|| {
-                err("E0402", "the negation overflows 64 bits".into())
+                err(Code::E0402, "the negation overflows 64 bits".into())
                     .label(format!("this is -({n})"))
             })
         }
@@ -367,12 +367,12 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
         )),
         ExprKind::Apply(head, args) => apply(head, args, expr.span, env),
         ExprKind::Pool(_) => Err(err(
-            "E0403",
+            Code::E0403,
             "`#` makes a constant register: it is not a value".into(),
         )
         .label("only an instruction operand can be `#...`")),
         ExprKind::RegisterIndex(_) => Err(err(
-            "E0403",
+            Code::E0403,
             "`@` names a register by its number: it is not a value".into(),
         )
         .label("only an instruction operand can be `@...`")
@@ -393,7 +393,7 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
     }
     if env.registers.and_then(|r| r(name)).is_some() {
         return Err(Diagnostic::error(
-            "E0405",
+            Code::E0405,
             span,
             format!("`{name}` is a register, not a value"),
         )
@@ -401,12 +401,13 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
     }
     if let Some(usage) = usage(name) {
         return Err(
-            Diagnostic::error("E0410", span, format!("`{name}` needs arguments"))
+            Diagnostic::error(Code::E0410, span, format!("`{name}` needs arguments"))
                 .label("given none")
                 .help(usage),
         );
     }
-    let d = Diagnostic::error("E0406", span, format!("unknown name `{name}`")).label("not defined");
+    let d =
+        Diagnostic::error(Code::E0406, span, format!("unknown name `{name}`")).label("not defined");
     let builtins = builtin_names();
     let known = env.consts.keys().chain(&builtins).map(String::as_str);
     let d = match crate::asm::suggest::nearest(name, known) {
@@ -432,7 +433,7 @@ fn eval_constant(name: &str, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResu
     if env.evaluating.borrow().iter().any(|n| n == name) {
         let cycle = env.evaluating.borrow().join(" -> ");
         return Err(Diagnostic::error(
-            "E0404",
+            Code::E0404,
             span,
             format!("constant `{name}` is defined in terms of itself"),
         )
@@ -443,7 +444,7 @@ fn eval_constant(name: &str, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResu
     env.nesting.borrow_mut().insert(name.to_string(), nesting);
     let value = if nesting > MAX_VALUE_NESTING {
         Err(Diagnostic::error(
-            "E0424",
+            Code::E0424,
             expr.span,
             format!("the value of `{name}` nests more than {MAX_VALUE_NESTING} levels deep"),
         )
@@ -550,7 +551,7 @@ fn nesting_of(expr: &Expr, env: &Env<'_>) -> usize {
 
 fn type_error(span: Span, expected: &str, found: &Value) -> Diagnostic {
     Diagnostic::error(
-        "E0407",
+        Code::E0407,
         span,
         format!("expected {expected}, found {}", found.describe()),
     )
@@ -568,7 +569,8 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span, env: &Env<'_>) -> EvalResul
     let left = eval(a, env)?;
     let right = eval(b, env)?;
     let overflow = || {
-        Diagnostic::error("E0408", span, "the result overflows 64 bits").label("this computation")
+        Diagnostic::error(Code::E0408, span, "the result overflows 64 bits")
+            .label("this computation")
     };
     let boolean = |v: &Value, s: Span| match v {
         Value::Bool(b) => Ok(*b),
@@ -597,7 +599,7 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span, env: &Env<'_>) -> EvalResul
         BinOp::Mul => x.checked_mul(y).ok_or_else(overflow)?,
         BinOp::Div | BinOp::Rem if y == 0 => {
             return Err(
-                Diagnostic::error("E0409", b.span, "division by zero").label("this is zero")
+                Diagnostic::error(Code::E0409, b.span, "division by zero").label("this is zero")
             );
         }
         BinOp::Div => x.checked_div(y).ok_or_else(overflow)?,
@@ -605,7 +607,7 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, span: Span, env: &Env<'_>) -> EvalResul
         BinOp::Rem => x.wrapping_rem(y),
         BinOp::Shl | BinOp::Shr if y < 0 => {
             return Err(
-                Diagnostic::error("E0408", b.span, format!("cannot shift by {y}"))
+                Diagnostic::error(Code::E0408, b.span, format!("cannot shift by {y}"))
                     .label("a negative shift"),
             );
         }
@@ -651,7 +653,7 @@ impl Args<'_, '_> {
             return Ok(());
         }
         let d = Diagnostic::error(
-            "E0410",
+            Code::E0410,
             self.span,
             format!(
                 "`{}` takes {n} argument{}, found {}",
@@ -682,14 +684,14 @@ impl Args<'_, '_> {
     fn tree(&self, k: usize) -> Result<Tree, Diagnostic> {
         let v = self.value(k)?;
         v.encode()
-            .map_err(|m| Diagnostic::error("E0411", self.span(k), m).label("cannot be encoded"))
+            .map_err(|m| Diagnostic::error(Code::E0411, self.span(k), m).label("cannot be encoded"))
     }
 
     fn direction(&self, k: usize) -> Result<Direction, Diagnostic> {
         match self.value(k)? {
             Value::Direction(d) => Ok(d),
             Value::Int(n) => Direction::from_index(n).ok_or_else(|| {
-                Diagnostic::error("E0412", self.span(k), format!("{n} is not a direction"))
+                Diagnostic::error(Code::E0412, self.span(k), format!("{n} is not a direction"))
                     .label("directions are 0 (N) to 7 (NW)")
             }),
             other => Err(type_error(
@@ -1020,7 +1022,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
                 .and_then(|n| env.registers.and_then(|r| r(n)));
             known.map(Value::Int).ok_or_else(|| {
                 Diagnostic::error(
-                    "E0415",
+                    Code::E0415,
                     a.span(0),
                     "index(...) takes a register or label name",
                 )
@@ -1034,7 +1036,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
             let text = a.string(0)?;
             Tree::from_bits(&text).map(Value::Tree).map_err(|e| {
                 Diagnostic::error(
-                    "E0413",
+                    Code::E0413,
                     a.span(0),
                     format!("not a preorder bit string: {}", e.message),
                 )
@@ -1045,7 +1047,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
         "image" => a.arity(1).and_then(|_| {
             let file = a.string(0)?;
             let compile = env.image.ok_or_else(|| {
-                Diagnostic::error("E0414", span, "image(...) cannot be used here")
+                Diagnostic::error(Code::E0414, span, "image(...) cannot be used here")
                     .label("not while expanding")
             })?;
             compile(&file, a.span(0)).map(Value::Memory)
@@ -1053,12 +1055,12 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
         "code" => a.arity(1).and_then(|_| {
             let Some(label) = args[0].as_name() else {
                 return Err(
-                    Diagnostic::error("E0415", a.span(0), "code(...) takes a label")
+                    Diagnostic::error(Code::E0415, a.span(0), "code(...) takes a label")
                         .label("not a label name"),
                 );
             };
             let code = env.code.ok_or_else(|| {
-                Diagnostic::error("E0414", span, "code(...) cannot be used here")
+                Diagnostic::error(Code::E0414, span, "code(...) cannot be used here")
                     .label("not while expanding")
             })?;
             code(&Name {
@@ -1068,7 +1070,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
             .map(Value::Tree)
         }),
         "" => Err(Diagnostic::error(
-            "E0416",
+            Code::E0416,
             span,
             "only a constructor or built-in can be applied to arguments",
         )
@@ -1076,7 +1078,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
         other => {
             let known = builtin_name(other).is_some() || env.consts.contains_key(other);
             let d = Diagnostic::error(
-                "E0417",
+                Code::E0417,
                 head.span,
                 format!("`{other}` cannot be applied to arguments"),
             )

@@ -6,8 +6,8 @@
 //! line that starts with a closing bracket, `,` or `|`. Comments run from
 //! `;` to the end of the line.
 
-use super::diagnostics::Diagnostic;
 use super::source::{FileId, Span};
+use crate::diagnostic::{Code, Diagnostic};
 use logos::Logos;
 use std::fmt;
 
@@ -284,7 +284,7 @@ fn finish_line<'src>(
     if let Some(span) = expression_depth(&line, MAX_EXPRESSION_DEPTH) {
         errors.push(
             Diagnostic::error(
-                "E0004",
+                Code::E0004,
                 span,
                 format!(
                     "expression too deep: more than {MAX_EXPRESSION_DEPTH} nested operators, values and brackets"
@@ -325,7 +325,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
                     )
                 };
                 errors.push(
-                    Diagnostic::error("E0001", span, message).label("not part of the language"),
+                    Diagnostic::error(Code::E0001, span, message).label("not part of the language"),
                 );
                 continue;
             }
@@ -362,7 +362,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
                 // has no value to go on with.
                 too_deep = true;
                 errors.push(
-                    Diagnostic::error("E0002", span, "number too large")
+                    Diagnostic::error(Code::E0002, span, "number too large")
                         .label("does not fit in 64 bits")
                         .note("numbers are the report's `Int`: 64-bit, from -2^63 to 2^63 - 1"),
                 );
@@ -373,7 +373,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<Line<'_>>, Vec<Diagnostic>) {
                     too_deep = true;
                     errors.push(
                         Diagnostic::error(
-                            "E0003",
+                            Code::E0003,
                             span,
                             format!("brackets nested deeper than {MAX_NESTING} levels"),
                         )

@@ -5,11 +5,11 @@
 //! falls through from one section into another.
 
 use super::ast::{BinOp, Expr, ExprKind, Line, ModuleRef, Name, Stmt};
-use super::diagnostics::Diagnostic;
 use super::eval::{Env, Value, eval};
 use super::lexer::MAX_EXPRESSION_DEPTH;
 use super::parser::parse_file;
 use super::source::{FileId, Loader, ModulePath, SourceFile, Sources, Span};
+use crate::diagnostic::{Code, Diagnostic};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -280,7 +280,7 @@ impl Expander<'_> {
                     }) => {
                         if *seen_else {
                             let d = Diagnostic::error(
-                                "E0201",
+                                Code::E0201,
                                 line.span,
                                 "a second `else` for one `if`",
                             )
@@ -292,7 +292,7 @@ impl Expander<'_> {
                         *taken = true;
                     }
                     _ => self.error(
-                        Diagnostic::error("E0202", line.span, "`else` without `if`")
+                        Diagnostic::error(Code::E0202, line.span, "`else` without `if`")
                             .label("no `if` is open here"),
                     ),
                 },
@@ -304,7 +304,7 @@ impl Expander<'_> {
                     }
                     None => self.error(
                         Diagnostic::error(
-                            "E0203",
+                            Code::E0203,
                             line.span,
                             "`end` without an open `if`, `macro` or `block`",
                         )
@@ -323,7 +323,7 @@ impl Expander<'_> {
                     if scope.depth > 0 {
                         self.error(
                             Diagnostic::error(
-                                "E0204",
+                                Code::E0204,
                                 name.span,
                                 "a macro cannot be defined inside a macro",
                             )
@@ -393,12 +393,12 @@ impl Expander<'_> {
         for frame in frames.into_iter().rev() {
             match frame {
                 Frame::If { span, .. } => self.error(
-                    Diagnostic::error("E0205", span, "`if` without `end`")
+                    Diagnostic::error(Code::E0205, span, "`if` without `end`")
                         .label("this `if` is never closed"),
                 ),
                 Frame::Block { header, start } => {
                     self.error(
-                        Diagnostic::error("E0206", header.span, "`block` without `end`")
+                        Diagnostic::error(Code::E0206, header.span, "`block` without `end`")
                             .label("this block is never closed"),
                     );
                     let mut header = *header;
@@ -427,7 +427,7 @@ impl Expander<'_> {
             return true;
         }
         let d = Diagnostic::error(
-            "E0207",
+            Code::E0207,
             span,
             format!("the program expands to more than {budget} statements and expression terms"),
         )
@@ -452,7 +452,7 @@ impl Expander<'_> {
         }
         if depth > MAX_EXPRESSION_DEPTH {
             let d = Diagnostic::error(
-                "E0004",
+                Code::E0004,
                 span,
                 format!(
                     "expression too deep: more than {MAX_EXPRESSION_DEPTH} nested operators, values and brackets once the macro's arguments are put in"
@@ -489,7 +489,7 @@ impl Expander<'_> {
             }
         }
         self.error(
-            Diagnostic::error("E0208", span, "`macro` without `end`")
+            Diagnostic::error(Code::E0208, span, "`macro` without `end`")
                 .label("this macro is never closed"),
         );
         (lines.len(), lines[k..].to_vec())
@@ -498,7 +498,7 @@ impl Expander<'_> {
     fn define_macro(&mut self, name: &Name, params: &[Name], body: Vec<Line>, file: FileId) {
         if let Some(previous) = self.macros.get(&name.text) {
             let d = Diagnostic::error(
-                "E0209",
+                Code::E0209,
                 name.span,
                 format!("macro `{}` is defined twice", name.text),
             )
@@ -511,7 +511,7 @@ impl Expander<'_> {
             || super::resolve::Opcode::parse(&name.text).is_some()
         {
             let d = Diagnostic::error(
-                "E0210",
+                Code::E0210,
                 name.span,
                 format!("`{}` cannot be a macro name", name.text),
             )
@@ -524,7 +524,7 @@ impl Expander<'_> {
             if !seen.insert(&p.text) {
                 self.error(
                     Diagnostic::error(
-                        "E0211",
+                        Code::E0211,
                         p.span,
                         format!("parameter `{}` is listed twice", p.text),
                     )
@@ -555,7 +555,7 @@ impl Expander<'_> {
     fn define_const(&mut self, name: &Name, value: Expr) {
         if let Some((_, previous)) = self.out.consts.get(&name.text) {
             let d = Diagnostic::error(
-                "E0212",
+                Code::E0212,
                 name.span,
                 format!("constant `{}` is defined twice", name.text),
             )
@@ -586,7 +586,7 @@ impl Expander<'_> {
         }
         if args.len() != def.params.len() {
             let d = Diagnostic::error(
-                "E0213",
+                Code::E0213,
                 call.span,
                 format!(
                     "macro `{}` takes {} argument{}, but {} {} given",
@@ -608,7 +608,7 @@ impl Expander<'_> {
             // the macros that went too deep.
             let outermost = scope.chain.outermost().unwrap_or(call.span);
             let d = Diagnostic::error(
-                "E0214",
+                Code::E0214,
                 outermost,
                 format!("macros expand more than {MAX_MACRO_DEPTH} levels deep"),
             )
@@ -628,7 +628,7 @@ impl Expander<'_> {
             if !self.gave_up {
                 let outermost = scope.chain.outermost().unwrap_or(call.span);
                 let d = Diagnostic::error(
-                    "E0207",
+                    Code::E0207,
                     outermost,
                     format!("more than {MAX_INVOCATIONS} macro invocations: expansion stopped"),
                 )
@@ -675,7 +675,7 @@ impl Expander<'_> {
             Ok(Value::Bool(b)) => b,
             Ok(other) => {
                 let d = Diagnostic::error(
-                    "E0215",
+                    Code::E0215,
                     condition.span,
                     "an `if` needs a number or a boolean",
                 )
@@ -708,8 +708,9 @@ impl Expander<'_> {
         let file = match self.loader.load(&path, from_path.as_deref()) {
             Ok(f) => f,
             Err(message) => {
-                let d = Diagnostic::error("E0216", span, format!("cannot load module: {message}"))
-                    .label("named here");
+                let d =
+                    Diagnostic::error(Code::E0216, span, format!("cannot load module: {message}"))
+                        .label("named here");
                 let d = match module {
                     ModuleRef::Std(_) => d.help(format!(
                         "use one of the standard modules: {}",
@@ -732,19 +733,23 @@ impl Expander<'_> {
             }
         } else if self.including.iter().any(|(k, _)| *k == key) {
             let chain: Vec<&str> = self.including.iter().map(|(_, n)| n.as_str()).collect();
-            let d = Diagnostic::error("E0217", span, format!("`{}` includes itself", file.name))
-                .label("this include closes a cycle")
-                .note(format!(
-                    "include chain: {} -> {}",
-                    chain.join(" -> "),
-                    file.name
-                ));
+            let d = Diagnostic::error(
+                Code::E0217,
+                span,
+                format!("`{}` includes itself", file.name),
+            )
+            .label("this include closes a cycle")
+            .note(format!(
+                "include chain: {} -> {}",
+                chain.join(" -> "),
+                file.name
+            ));
             self.error(d);
             return;
         }
         if include_depth >= MAX_INCLUDE_DEPTH {
             let d = Diagnostic::error(
-                "E0218",
+                Code::E0218,
                 span,
                 format!("files include files more than {MAX_INCLUDE_DEPTH} levels deep"),
             )
@@ -761,7 +766,7 @@ impl Expander<'_> {
         let max_bytes = crate::limits::MAX_INCLUDED_BYTES.get();
         if files > max_files || bytes > max_bytes {
             let d = Diagnostic::error(
-                "E0220",
+                Code::E0220,
                 span,
                 format!(
                     "the program includes more than {max_files} files or {max_bytes} bytes"
@@ -798,7 +803,7 @@ impl Expander<'_> {
             match &item.stmt {
                 Stmt::Label(_) | Stmt::Block { .. } => return,
                 Stmt::Op { .. } => {
-                    let d = Diagnostic::error("E0219", item.span, "code in a module must follow a label")
+                    let d = Diagnostic::error(Code::E0219, item.span, "code in a module must follow a label")
                         .label("no label before this instruction")
                         .note("a `use`d module is laid out on its own: nothing can reach code before its first label")
                         .expanded_from(&item.chain.sites());

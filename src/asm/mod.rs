@@ -14,10 +14,8 @@
 pub mod ast;
 pub mod calls;
 pub mod codegen;
-pub mod diagnostics;
 pub mod disasm;
 pub mod eval;
-pub mod help;
 pub mod layout;
 pub mod lexer;
 pub mod listing;
@@ -29,8 +27,8 @@ pub mod show;
 pub mod source;
 pub mod suggest;
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::image::Image;
-use diagnostics::Diagnostic;
 use source::{Loader, ModulePath, SourceFile, Sources, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -56,7 +54,7 @@ impl Assembly {
 
     /// The diagnostics rendered for a terminal (or plain, without colour).
     pub fn render(&self, colour: bool) -> String {
-        diagnostics::render(&self.diagnostics, &self.sources, colour)
+        crate::diagnostic::render(&self.diagnostics, &self.sources, colour)
     }
 }
 
@@ -75,7 +73,7 @@ pub fn assemble_file(loader: &dyn Loader, path: &Path) -> Assembly {
             Assembly {
                 image: None,
                 sources,
-                diagnostics: vec![Diagnostic::error("E0000", Span::new(id, 0..0), message)],
+                diagnostics: vec![Diagnostic::error(Code::E0000, Span::new(id, 0..0), message)],
             }
         }
     }
@@ -196,7 +194,7 @@ fn compile_image(
 ) -> Result<crate::image::Image, Diagnostic> {
     let module = ModulePath::File(file.into());
     let source = loader.load(&module, from).map_err(|m| {
-        Diagnostic::error("E0420", span, format!("cannot load the program: {m}"))
+        Diagnostic::error(Code::E0420, span, format!("cannot load the program: {m}"))
             .label("named here")
     })?;
     let key = (source_key(&source), {
@@ -207,7 +205,7 @@ fn compile_image(
     let compiling = images.borrow().compiling.clone();
     if compiling.contains(&key.0) {
         return Err(
-            Diagnostic::error("E0421", span, format!("`{file}` embeds itself"))
+            Diagnostic::error(Code::E0421, span, format!("`{file}` embeds itself"))
                 .label("this image(...) closes a cycle")
                 .note(format!(
                     "programs being assembled: {}",
@@ -218,7 +216,7 @@ fn compile_image(
     let max_depth = crate::limits::MAX_IMAGE_DEPTH.get();
     if compiling.len() as u64 > max_depth {
         return Err(Diagnostic::error(
-            "E0423",
+            Code::E0423,
             span,
             format!("images embed images more than {max_depth} levels deep"),
         )
@@ -231,7 +229,7 @@ fn compile_image(
         None if images.borrow().done.len() as u64 >= crate::limits::MAX_IMAGES.get() => {
             let most = crate::limits::MAX_IMAGES.get();
             return Err(Diagnostic::error(
-                "E0423",
+                Code::E0423,
                 span,
                 format!("more than {most} programs embedded with image(...)"),
             )
@@ -249,7 +247,7 @@ fn compile_image(
                     let first = errors
                         .first()
                         .map(|d| match d.notes.first() {
-                            Some(note) if matches!(d.code, "E0422" | "E0423") => note
+                            Some(note) if matches!(d.code, Code::E0422 | Code::E0423) => note
                                 .strip_prefix("first error: ")
                                 .unwrap_or(note)
                                 .to_string(),
@@ -259,7 +257,7 @@ fn compile_image(
                     Err(Failed {
                         errors: errors.len(),
                         first,
-                        too_deep: errors.first().is_some_and(|d| d.code == "E0423"),
+                        too_deep: errors.first().is_some_and(|d| d.code == Code::E0423),
                     })
                 }
             };
@@ -270,7 +268,7 @@ fn compile_image(
     result.map_err(|failed| {
         if failed.too_deep {
             return Diagnostic::error(
-                "E0423",
+                Code::E0423,
                 span,
                 format!("`{file}` embeds images more than {max_depth} levels deep"),
             )
@@ -278,7 +276,7 @@ fn compile_image(
             .note(format!("first error: {}", failed.first));
         }
         Diagnostic::error(
-            "E0422",
+            Code::E0422,
             span,
             format!(
                 "`{file}` does not assemble ({} error{})",

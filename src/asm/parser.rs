@@ -6,9 +6,9 @@
 //! errors, to say what was expected there.
 
 use super::ast::{BinOp, Expr, ExprKind, KEYWORDS, Line, ModuleRef, Name, Stmt};
-use super::diagnostics::Diagnostic;
 use super::lexer::{self, Number, Token};
 use super::source::{FileId, Span};
+use crate::diagnostic::{Code, Diagnostic};
 use chumsky::error::{Cheap, LabelError, Rich, RichPattern, RichReason};
 use chumsky::extra::ParserExtra;
 use chumsky::input::ValueInput;
@@ -57,7 +57,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Line>, Vec<Diagnostic>) {
             Some(e) => diagnostics.push(syntax_error(file, e)),
             None => diagnostics.push(
                 Diagnostic::error(
-                    "E0100",
+                    Code::E0100,
                     Span::new(file, error.span().into_range()),
                     "this line does not parse",
                 )
@@ -98,7 +98,7 @@ fn syntax_error(file: FileId, error: Rich<'_, Token<'_>>) -> Diagnostic {
     };
     match error.reason() {
         RichReason::Custom(message) => {
-            Diagnostic::error("E0101", span, message.clone()).label("here")
+            Diagnostic::error(Code::E0101, span, message.clone()).label("here")
         }
         RichReason::ExpectedFound { expected, .. } => {
             let mut names: Vec<String> = expected
@@ -116,9 +116,12 @@ fn syntax_error(file: FileId, error: Rich<'_, Token<'_>>) -> Diagnostic {
                     format!("{} or {last}", names.join(", "))
                 }
             };
-            let diagnostic =
-                Diagnostic::error("E0100", span, format!("expected {expected}, found {found}"))
-                    .label(format!("unexpected {found} here"));
+            let diagnostic = Diagnostic::error(
+                Code::E0100,
+                span,
+                format!("expected {expected}, found {found}"),
+            )
+            .label(format!("unexpected {found} here"));
             match error.found() {
                 Some(Token::Ident(word))
                     if expected.contains("a name") && crate::asm::ast::KEYWORDS.contains(word) =>

@@ -1,5 +1,6 @@
 //! `constree asm`, `check`, `exec`: the assembler's commands.
 
+use super::messages::{self, MessageFormatOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::asm::{Assembly, assemble_file};
@@ -66,6 +67,8 @@ pub struct AsmArgs {
     stdlib: StdlibOption,
     #[command(flatten)]
     deny: DenyOption,
+    #[command(flatten)]
+    messages: MessageFormatOption,
 }
 
 /// `constree disasm`.
@@ -84,21 +87,19 @@ pub struct CheckArgs {
     stdlib: StdlibOption,
     #[command(flatten)]
     deny: DenyOption,
+    #[command(flatten)]
+    messages: MessageFormatOption,
 }
 
-/// Assembles a file, printing its diagnostics to standard error. Under
-/// `--deny warnings` a warning leaves the assembly without an image.
+/// Assembles a file, printing its diagnostics to standard error in the
+/// chosen form ([`messages`]). Under `--deny warnings` a warning leaves
+/// the assembly without an image.
 pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption, deny: &DenyOption) -> Assembly {
     let loader = DiskLoader::new(stdlib.stdlib.clone());
     let mut assembly = assemble_file(&loader, file);
-    if !assembly.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            assembly.render(super::style::colour(super::style::Stream::Stderr))
-        );
-    }
+    messages::report(&assembly.diagnostics, &assembly.sources);
     if deny.warnings() && !assembly.diagnostics.is_empty() && !assembly.has_errors() {
-        eprintln!("error: warnings are denied (--deny warnings)");
+        messages::error("warnings are denied (--deny warnings)");
         assembly.image = None;
     }
     assembly
@@ -119,6 +120,7 @@ pub fn load_program(
 }
 
 pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
+    args.messages.install();
     kind::SOURCE.check("asm", &args.file)?;
     let assembly = assemble_reporting(&args.file, &args.stdlib, &args.deny);
     let Some(image) = &assembly.image else {
@@ -142,6 +144,7 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
 }
 
 pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
+    args.messages.install();
     kind::SOURCE.check("check", &args.file)?;
     let assembly = assemble_reporting(&args.file, &args.stdlib, &args.deny);
     Ok(if assembly.image.is_none() {

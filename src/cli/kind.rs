@@ -117,6 +117,13 @@ pub const WORLD: Takes = Takes {
     files: "a world as JSON (`run --format json` prints one)",
 };
 
+/// A tournament shard's results.
+pub const SHARD: Takes = Takes {
+    kinds: &[Kind::Json],
+    noun: "a tournament shard's results (JSON)",
+    files: "a shard's results as JSON (`tournament --shard K/N --format json` prints them)",
+};
+
 impl Takes {
     /// Refuses a file whose extension says it is of a kind `command` does
     /// not take, in one line that says what the file is, what to run on

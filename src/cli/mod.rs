@@ -7,6 +7,7 @@ mod exec;
 mod input;
 mod kind;
 mod machine;
+mod messages;
 mod new;
 pub mod reference;
 mod render;
@@ -268,7 +269,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(Failure(message)) => {
-            eprintln!("error: {message}");
+            messages::error(&message);
             ExitCode::FAILURE
         }
     }

@@ -1,9 +1,11 @@
 //! `constree tournament`: many seeded rounds of a scenario between player
-//! programs, in parallel, ranked.
+//! programs, in parallel, ranked; `--shard K/N` plays a share of them, and
+//! `constree tournament merge` combines the shares.
 
 use super::asm::{DenyOption, StdlibOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
+use crate::scenario::tournament::shard::{Shard, merge};
 use crate::scenario::tournament::{Entrant, MAX_JOBS, Outcome, Tournament};
 use crate::scenario::{Assembling, Scenario, load_program_denying};
 use std::path::{Path, PathBuf};
@@ -20,11 +22,14 @@ pub enum Format {
 
 /// `constree tournament`.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct TournamentArgs {
+    #[command(subcommand)]
+    command: Option<TournamentCommand>,
     /// The scenario: its `[[slot]]`s place the players' robots, its
     /// `scoring` rule scores the rounds.
-    #[arg(long, value_name = "SCENARIO")]
-    game: PathBuf,
+    #[arg(long, required = true, value_name = "SCENARIO")]
+    game: Option<PathBuf>,
     /// The players' programs (`.cta` sources or `.ctm` images); a player is
     /// named after its file.
     #[arg(long, required = true, num_args = 1.., value_name = "PROGRAM")]
@@ -50,10 +55,46 @@ pub struct TournamentArgs {
     /// linking them.
     #[arg(long, value_name = "DIR")]
     html: Option<PathBuf>,
+    /// Play only shard K of N: rounds (K-1)*R/N+1 to K*R/N of the R rounds
+    /// (rounded down), with the seeds the whole tournament gives them;
+    /// needs `--format json`, whose results `tournament merge` combines.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     #[command(flatten)]
     stdlib: StdlibOption,
     #[command(flatten)]
     deny: DenyOption,
+}
+
+/// The subcommands of `constree tournament`.
+#[derive(clap::Subcommand)]
+enum TournamentCommand {
+    /// Combine the results of a tournament's shards (`--shard K/N --format
+    /// json`) into the whole tournament's.
+    #[command(
+        after_help = "Every shard must be given once; the result is exactly what the tournament
+prints unsharded, in either format.
+
+Examples:
+  for k in 1 2 3; do
+    constree tournament --game examples/arena/arena.toml --rounds 30 --shard $k/3 --format json \\
+        --players examples/arena/hunter.cta examples/arena/passer.cta > shard-$k.json
+  done
+  constree tournament merge shard-*.json                   # the ranked table
+  constree tournament merge shard-*.json --format json     # every round and the standings"
+    )]
+    Merge(MergeArgs),
+}
+
+/// `constree tournament merge`.
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// The shards' results (`-` for standard input, once).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
 }
 
 /// Players named after their files; a name taken already gets `#2`, `#3`...
@@ -102,13 +143,26 @@ fn record_request(values: &Option<Vec<String>>) -> Result<Option<(usize, PathBuf
 }
 
 pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
+    if let Some(TournamentCommand::Merge(merge)) = args.command {
+        return run_merge(merge);
+    }
+    let Some(game) = &args.game else {
+        return Err(Failure("a tournament needs --game".into()));
+    };
     if args.jobs.is_some_and(|j| j == 0 || j > MAX_JOBS) {
         return Err(Failure(format!("--jobs must be 1 to {MAX_JOBS}")));
     }
+    if args.shard.is_some() && args.format != Format::Json {
+        clap::Error::raw(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--shard prints results for `tournament merge`: it needs --format json\n",
+        )
+        .exit();
+    }
     let record = record_request(&args.record_round)?;
-    kind::SCENARIO.check("tournament --game", &args.game)?;
+    kind::SCENARIO.check("tournament --game", game)?;
     let assembling = args.deny.assembling(&args.stdlib);
-    let (scenario, text) = Scenario::load_text_with(&args.game, &assembling)?;
+    let (scenario, text) = Scenario::load_text_with(game, &assembling)?;
     let players = entrants(&args.players, &assembling)?;
     if let Some((_, file)) = &record {
         crate::files::check_output(file)
@@ -123,11 +177,16 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             args.rounds
         )));
     }
-    let progress = super::style::Progress::bar(
-        args.rounds as u64,
-        "{bar:40} {pos}/{len} rounds, {eta} left",
-    );
-    let outcome = tournament.play(args.jobs, &|| progress.inc(1))?;
+    let share = args
+        .shard
+        .map_or(args.rounds, |s| s.rounds(args.rounds).count());
+    let progress =
+        super::style::Progress::bar(share as u64, "{bar:40} {pos}/{len} rounds, {eta} left");
+    let on_round = || progress.inc(1);
+    let outcome = match args.shard {
+        Some(shard) => tournament.play_shard(shard, args.jobs, &on_round)?,
+        None => tournament.play(args.jobs, &on_round)?,
+    };
     drop(progress);
     if let Some((round, file)) = &record {
         save_round(&tournament, *round, file)?;
@@ -135,12 +194,33 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     if let Some(dir) = &args.html {
         write_pages(&tournament, &outcome, dir)?;
     }
-    match args.format {
-        Format::Json => super::input::print_json(&outcome, false)?,
+    print_outcome(&outcome, args.format)
+}
+
+/// `constree tournament merge`.
+fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
+    if args.files.iter().filter(|f| *f == Path::new("-")).count() > 1 {
+        return Err(Failure(
+            "tournament merge reads standard input (`-`) once only".into(),
+        ));
+    }
+    let mut shards = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        kind::SHARD.check("tournament merge", file)?;
+        let outcome: Outcome = super::input::read_json(file)?;
+        shards.push((crate::files::display(file), outcome));
+    }
+    print_outcome(&merge(&shards)?, args.format)
+}
+
+/// Prints the results: the ranked table and its legend, or JSON.
+fn print_outcome(outcome: &Outcome, format: Format) -> Result<ExitCode, Failure> {
+    match format {
+        Format::Json => super::input::print_json(outcome, false)?,
         Format::Text => {
-            print!("{}", table(&outcome));
+            print!("{}", table(outcome));
             if !super::style::quiet() {
-                print!("{}", legend(outcome.scoring));
+                print!("{}", legend(&outcome.scoring));
             }
         }
     }
@@ -158,7 +238,7 @@ fn save_round(tournament: &Tournament, round: usize, file: &Path) -> Result<(), 
 fn write_pages(tournament: &Tournament, outcome: &Outcome, dir: &Path) -> Result<(), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| Failure(format!("--html {}: {e}", dir.display())))?;
     let name = |k: usize, extension: &str| format!("round-{k}.{extension}");
-    for round in 1..=outcome.rounds.len() {
+    for round in outcome.rounds.iter().map(|r| r.round) {
         let (_, replay) = tournament.record_round(round)?;
         let file = dir.join(name(round, "json"));
         replay.save(&file)?;

@@ -28,6 +28,12 @@
 //! that made them, so each batch of rounds a thread plays loads its own
 //! copy of the scenario and the players' images from a [`Tournament`]'s
 //! portable form (text and image JSON).
+//!
+//! A tournament can also be split into [`shard`]s, each playing a share
+//! of the rounds (on other machines), and the shards' results merged into
+//! exactly the whole tournament's.
+
+pub mod shard;
 
 use super::game::score_players;
 use super::random::SplitMix64;
@@ -39,7 +45,9 @@ use crate::image::format::{from_json, to_json};
 use crate::machine::Memory;
 use crate::world::{Color, Position, Processor, Robot, World, update};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use shard::{Shard, ShardInfo};
+use std::ops::RangeInclusive;
 
 /// The register that receives a per-round number (see the module's doc).
 pub const SEED_REGISTER: &str = "seed";
@@ -86,7 +94,8 @@ pub struct Tournament {
 }
 
 /// A player's place in a round and what it got.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayerRound {
     /// The player.
     pub player: String,
@@ -106,7 +115,8 @@ pub struct PlayerRound {
 }
 
 /// One round's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RoundResult {
     /// The round (1 for the first).
     pub round: usize,
@@ -121,7 +131,8 @@ pub struct RoundResult {
 }
 
 /// A player's totals over all rounds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Standing {
     /// 1 for the first.
     pub rank: usize,
@@ -139,18 +150,24 @@ pub struct Standing {
     pub average_score: f64,
 }
 
-/// A whole tournament's results.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A whole tournament's results, or a shard's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// The scenario's name.
     pub game: String,
     /// The scoring rule: `survivors` or `home`.
-    pub scoring: &'static str,
+    pub scoring: String,
     /// The tournament's seed.
     pub seed: u64,
-    /// Every round, in order.
+    /// For a shard's results only: which share of the rounds it played,
+    /// and what its merge needs to know of the whole tournament.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+    /// Every round played, in order.
     pub rounds: Vec<RoundResult>,
-    /// The players ranked: most points first, then most wins, then by name.
+    /// The players ranked over those rounds: most points first, then most
+    /// wins, then by name.
     pub standings: Vec<Standing>,
 }
 
@@ -244,6 +261,37 @@ impl Tournament {
         jobs: Option<usize>,
         on_round: &(dyn Fn() + Sync),
     ) -> Result<Outcome, TournamentError> {
+        let rounds = self.play_rounds(1..=self.rounds, jobs, on_round)?;
+        Ok(self.outcome(rounds, None))
+    }
+
+    /// Plays only a shard's share of the rounds ([`Shard::rounds`]), as
+    /// [`Tournament::play`] would play them, and ranks the players over
+    /// them; the outcome says which shard it is, for
+    /// [`shard::merge`].
+    pub fn play_shard(
+        &self,
+        shard: Shard,
+        jobs: Option<usize>,
+        on_round: &(dyn Fn() + Sync),
+    ) -> Result<Outcome, TournamentError> {
+        let rounds = self.play_rounds(shard.rounds(self.rounds), jobs, on_round)?;
+        let info = ShardInfo {
+            index: shard.index,
+            count: shard.count,
+            rounds: self.rounds,
+            players: self.players().into_iter().map(str::to_string).collect(),
+        };
+        Ok(self.outcome(rounds, Some(info)))
+    }
+
+    /// The rounds `which`, played on `jobs` threads, in round order.
+    fn play_rounds(
+        &self,
+        which: RangeInclusive<usize>,
+        jobs: Option<usize>,
+        on_round: &(dyn Fn() + Sync),
+    ) -> Result<Vec<RoundResult>, TournamentError> {
         if jobs.is_some_and(|j| j == 0 || j > MAX_JOBS) {
             return Err(TournamentError(format!(
                 "a tournament runs on 1 to {MAX_JOBS} threads"
@@ -254,7 +302,7 @@ impl Tournament {
             .build()
             .map_err(|e| TournamentError(format!("cannot start the threads: {e}")))?;
         let results: Vec<Result<RoundResult, TournamentError>> = pool.install(|| {
-            (1..=self.rounds)
+            which
                 .into_par_iter()
                 .map_init(
                     || self.arena(),
@@ -266,8 +314,7 @@ impl Tournament {
                 )
                 .collect()
         });
-        let rounds = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-        Ok(self.outcome(rounds))
+        results.into_iter().collect()
     }
 
     /// Plays one round on this thread.
@@ -388,45 +435,53 @@ impl Tournament {
         toml::to_string(&table).map_err(|e| corrupt(e.to_string()))
     }
 
-    fn outcome(&self, rounds: Vec<RoundResult>) -> Outcome {
-        let mut standings: Vec<Standing> = self
-            .players
-            .iter()
-            .enumerate()
-            .map(|(p, (name, _))| {
-                let mine = || rounds.iter().map(move |r| &r.players[p]);
-                let total_score = mine().fold(0i64, |s, r| s.wrapping_add(r.score));
-                Standing {
-                    rank: 0,
-                    player: name.clone(),
-                    points: mine().fold(0i64, |s, r| s.wrapping_add(r.points)),
-                    wins: rounds
-                        .iter()
-                        .filter(|r| r.winner.as_ref() == Some(name))
-                        .count(),
-                    survived: mine().filter(|r| r.robots > 0).count(),
-                    total_score,
-                    average_score: total_score as f64 / rounds.len().max(1) as f64,
-                }
-            })
-            .collect();
-        standings.sort_by(|a, b| {
-            b.points
-                .cmp(&a.points)
-                .then(b.wins.cmp(&a.wins))
-                .then_with(|| a.player.cmp(&b.player))
-        });
-        for (k, s) in standings.iter_mut().enumerate() {
-            s.rank = k + 1;
-        }
+    fn outcome(&self, rounds: Vec<RoundResult>, shard: Option<ShardInfo>) -> Outcome {
+        let names: Vec<String> = self.players.iter().map(|(n, _)| n.clone()).collect();
         Outcome {
             game: self.name.clone(),
-            scoring: self.scoring.name(),
+            scoring: self.scoring.name().to_string(),
             seed: self.seed,
+            shard,
+            standings: standings(&names, &rounds),
             rounds,
-            standings,
         }
     }
+}
+
+/// The players ranked over `rounds`, in which every round lists the
+/// `players` in this order: most points first, then most wins, then by
+/// name.
+fn standings(players: &[String], rounds: &[RoundResult]) -> Vec<Standing> {
+    let mut standings: Vec<Standing> = players
+        .iter()
+        .enumerate()
+        .map(|(p, name)| {
+            let mine = || rounds.iter().map(move |r| &r.players[p]);
+            let total_score = mine().fold(0i64, |s, r| s.wrapping_add(r.score));
+            Standing {
+                rank: 0,
+                player: name.clone(),
+                points: mine().fold(0i64, |s, r| s.wrapping_add(r.points)),
+                wins: rounds
+                    .iter()
+                    .filter(|r| r.winner.as_ref() == Some(name))
+                    .count(),
+                survived: mine().filter(|r| r.robots > 0).count(),
+                total_score,
+                average_score: total_score as f64 / rounds.len().max(1) as f64,
+            }
+        })
+        .collect();
+    standings.sort_by(|a, b| {
+        b.points
+            .cmp(&a.points)
+            .then(b.wins.cmp(&a.wins))
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    for (k, s) in standings.iter_mut().enumerate() {
+        s.rank = k + 1;
+    }
+    standings
 }
 
 /// The program name a player's robot has in a round's scenario.

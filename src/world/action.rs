@@ -1,5 +1,6 @@
 //! Actions: what robots actually did in a step.
 
+use super::observed::{ActionWords, Detail, ObservedAction};
 use super::{Direction, Item, Robot};
 use crate::encoding::Encode;
 use crate::tree::Tree;
@@ -47,42 +48,24 @@ pub enum Action {
 }
 
 /// A readable one-line account: `moved out N`, `lifted item 2`,
-/// `destroyed robot 1`, `built robot from items [0, 2, 3]`. Robots carried
-/// by `Inspected` and `Built` are named by their frame, not printed whole.
+/// `destroyed robot 1`, `built a GRN robot from items [0, 2, 3]`, from the
+/// one table of action texts ([`ActionWords`]). Robots carried by
+/// `Inspected` and `Built` are named by their frame, not printed whole.
 impl std::fmt::Display for Action {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Action::Created => write!(f, "created"),
-            Action::Passed => write!(f, "passed"),
-            Action::MoveBlocked(d) => write!(f, "move {d:?} blocked by a wall"),
-            Action::MovedOut(d) => write!(f, "moved out {d:?}"),
-            Action::MovedIn(d) => write!(f, "moved in from {d:?}"),
-            Action::CannotFit(i) => write!(f, "too weak to lift item {i}"),
-            Action::GrappledOver(i) => write!(f, "grappled over item {i}"),
-            Action::Lifted(i) => write!(f, "lifted item {i}"),
-            Action::Dropped(item) => write!(f, "dropped {item}"),
-            Action::InspectTargetFled(i) => write!(f, "inspect: robot {i} fled"),
-            Action::InspectBlocked(i) => write!(f, "inspect: robot {i}'s shields held"),
-            Action::Inspected(i, r) => write!(
-                f,
-                "inspected robot {i} ({} frame, {} registers)",
-                r.frame.color.code(),
-                r.memory.len()
-            ),
-            Action::DestroyTargetFled(i) => write!(f, "destroy: robot {i} fled"),
-            Action::DestroyBlocked(i) => write!(f, "destroy: robot {i}'s shields held"),
-            Action::Destroyed(i) => write!(f, "destroyed robot {i}"),
-            Action::BuildInterrupted(is) => {
-                write!(f, "build interrupted over items {}", Indices(is))
-            }
-            Action::Built(is, r) => write!(
-                f,
-                "built a {} robot from items {}",
-                r.frame.color.code(),
-                Indices(is)
-            ),
-            Action::Invalid => write!(f, "invalid command"),
+        let detail = match self {
+            Action::Passed => Detail::Passed,
+            Action::Invalid => Detail::Invalid,
+            Action::Dropped(item) => Detail::Dropped(item),
+            Action::Inspected(_, r) | Action::Built(_, r) => Detail::Robot(r),
+            _ => Detail::Unknown,
+        };
+        let action = ObservedAction::from(self);
+        ActionWords {
+            action: &action,
+            detail,
         }
+        .fmt(f)
     }
 }
 
@@ -114,9 +97,15 @@ impl Encode for Action {
     }
 }
 
-/// A list of item indices for people: `[0, 1, 2]`, and a long run of
-/// consecutive indices shortened to `[0, 1, ..., 130]`.
+/// A list of item indices for people: `[0, 1, 2]`, a long run of
+/// consecutive indices shortened to `[0, 1, ..., 130]`, and at most
+/// [`Indices::SHOWN`] of any other list (`[4, 0, …]`).
 pub struct Indices<'a>(pub &'a [i64]);
+
+impl Indices<'_> {
+    /// The most indices written out.
+    pub const SHOWN: usize = 50;
+}
 
 impl std::fmt::Display for Indices<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,7 +113,11 @@ impl std::fmt::Display for Indices<'_> {
         let run = is.len() > 4 && is.windows(2).all(|w| w[0].checked_add(1) == Some(w[1]));
         match (run, is.first(), is.last()) {
             (true, Some(a), Some(b)) => write!(f, "[{a}, {}, ..., {b}]", a + 1),
-            _ => write!(f, "{is:?}"),
+            _ => {
+                let shown: Vec<String> = is.iter().take(Self::SHOWN).map(i64::to_string).collect();
+                let more = if is.len() > Self::SHOWN { ", …" } else { "" };
+                write!(f, "[{}{more}]", shown.join(", "))
+            }
         }
     }
 }

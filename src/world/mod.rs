@@ -4,6 +4,8 @@
 //! * [`item`]: items, frames, processors, `construct` and `shatter`;
 //! * [`robot`]: robots and `initialize`, `takeOutput`, `setInput`;
 //! * [`command`] and [`action`]: what robots ask and what they get;
+//! * [`observed`]: what robots see (their input), and the words for actions;
+//! * [`decode`](mod@decode): reading the engine's values back, with typed errors;
 //! * [`step`]: the step function of one square, phase by phase;
 //! * [`update`](mod@update): the whole grid, one step;
 //! * [`game`]: game configurations, `points`, `score`;
@@ -11,11 +13,13 @@
 
 pub mod action;
 pub mod command;
+pub mod decode;
 pub mod direction;
 pub mod document;
 pub mod game;
 pub mod grid;
 pub mod item;
+pub mod observed;
 pub mod render;
 pub mod robot;
 pub mod step;
@@ -28,6 +32,7 @@ pub use document::WorldDocument;
 pub use game::GameConfig;
 pub use grid::{Cell, Position, Shape, Square, World, WorldError};
 pub use item::{Color, Frame, Item, Processor};
+pub use observed::{Input, ObservedAction, ObservedRobot};
 pub use robot::Robot;
 pub use update::{STEP_BYTES_PER_CELL, StepReport, update, update_reported, update_with};
 

@@ -39,7 +39,7 @@ fn build_allowing(source: &str, allowed: &[&str]) -> Image {
         assembly
             .diagnostics
             .iter()
-            .all(|d| allowed.contains(&d.code)),
+            .all(|d| allowed.contains(&d.code.as_str())),
         "{}\n--- source:\n{source}",
         assembly.render(false)
     );
@@ -71,7 +71,11 @@ pub fn assert_the_docs_program_assembles(module: &str) {
 /// Assembles a program and returns the codes of its diagnostics.
 pub fn diagnostics(source: &str) -> Vec<&'static str> {
     let assembly = assembly(source);
-    assembly.diagnostics.iter().map(|d| d.code).collect()
+    assembly
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect()
 }
 
 /// A program that `use`s the given modules, calls `routine` once and halts.

@@ -122,7 +122,7 @@ impl Resolver<'_> {
                     if tail.is_some() {
                         self.diagnostics.push(
                             Diagnostic::error(
-                                "E0505",
+                                Code::E0505,
                                 inner.span,
                                 "nothing can follow `tail` in a block",
                             )
@@ -136,7 +136,7 @@ impl Resolver<'_> {
                 Stmt::Tail(t) => tail = Some(t.clone()),
                 _ => self.diagnostics.push(
                     Diagnostic::error(
-                        "E0506",
+                        Code::E0506,
                         inner.span,
                         "only labels, instructions and `tail` can be inside a `block`",
                     )
@@ -164,7 +164,7 @@ impl Resolver<'_> {
     /// of a label (a name alone on its line), or where macros come from.
     fn unknown_op(&self, name: &Name, alone: bool) -> Diagnostic {
         let d = Diagnostic::error(
-            "E0508",
+            Code::E0508,
             name.span,
             format!("unknown instruction or macro `{}`", name.text),
         );
@@ -214,7 +214,7 @@ impl Resolver<'_> {
         };
         if args.len() != op.arity() {
             let d = Diagnostic::error(
-                "E0509",
+                Code::E0509,
                 name.span,
                 format!(
                     "`{}` takes {} operand{}, found {}",
@@ -257,7 +257,7 @@ impl Resolver<'_> {
                 Some((Symbol::Register(r), _)) => Some((*r, name.span)),
                 _ => {
                     let d = Diagnostic::error(
-                        "E0507",
+                        Code::E0507,
                         name.span,
                         format!("`{}` is not a register", display(&name.text)),
                     )

@@ -44,7 +44,7 @@ impl Resolver<'_> {
                 Symbol::Const => "a constant",
             };
             let mut d = Diagnostic::error(
-                "E0501",
+                Code::E0501,
                 name.span,
                 format!("`{}` is already defined", display(&name.text)),
             )
@@ -100,7 +100,7 @@ impl Resolver<'_> {
                 let bad_block = is_block && k != 0;
                 if bad_block || configured[k] || index.is_some() {
                     let d = Diagnostic::error(
-                        "E0502",
+                        Code::E0502,
                         name.span,
                         format!("`{}` is predeclared as register {k}", name.text),
                     )
@@ -165,7 +165,7 @@ impl Resolver<'_> {
                 Some((Symbol::Register(r), _)) => *r,
                 _ => {
                     let d = Diagnostic::error(
-                        "E0515",
+                        Code::E0515,
                         name.span,
                         format!("`resize` names no register: `{}`", display(&name.text)),
                     )
@@ -176,7 +176,7 @@ impl Resolver<'_> {
             };
             if let Some(previous) = resized.insert(register, name.span) {
                 let d = Diagnostic::error(
-                    "E0516",
+                    Code::E0516,
                     name.span,
                     format!("`{}` is resized twice", display(&name.text)),
                 )
@@ -208,7 +208,7 @@ impl Resolver<'_> {
             let taken = !bad && slots.get(index as usize).is_some_and(Option::is_some);
             if bad || taken {
                 let d = Diagnostic::error(
-                    "E0503",
+                    Code::E0503,
                     span,
                     format!("register index {index} cannot be used"),
                 )
@@ -265,7 +265,7 @@ impl Resolver<'_> {
             Ok(other) => {
                 self.diagnostics.push(
                     Diagnostic::error(
-                        "E0504",
+                        Code::E0504,
                         e.span,
                         format!("expected a number, found {}", other.describe()),
                     )

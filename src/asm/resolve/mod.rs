@@ -24,9 +24,9 @@ pub use program::{
 
 use super::Faults;
 use super::ast::{Expr, ExprKind};
-use super::diagnostics::Diagnostic;
 use super::macros::{Expansion, Item};
 use super::source::Span;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::tree::{NodeTable, Tree};
 use std::collections::HashMap;
 

@@ -16,7 +16,7 @@ impl Resolver<'_> {
                 Ok(i) => Some(i),
                 Err(_) => {
                     self.diagnostics.push(
-                        Diagnostic::error("E0510", e.span, "register number too large")
+                        Diagnostic::error(Code::E0510, e.span, "register number too large")
                             .label("here"),
                     );
                     None
@@ -27,7 +27,7 @@ impl Resolver<'_> {
                 Some((Symbol::Label(_), _)) => {
                     // A label inside a hand-laid block, not at its start.
                     let d = Diagnostic::error(
-                        "E0511",
+                        Code::E0511,
                         e.span,
                         format!("label `{}` is not the start of a register", display(n)),
                     )
@@ -56,7 +56,7 @@ impl Resolver<'_> {
     /// looks like it, or the line that lacks its label's colon.
     fn unknown_operand(&self, n: &str, span: Span, chain: &Chain) -> Diagnostic {
         let d = Diagnostic::error(
-            "E0512",
+            Code::E0512,
             span,
             format!("unknown register or label `{}`", display(n)),
         )
@@ -109,7 +109,7 @@ impl Resolver<'_> {
                     Ok(t) => Some(t),
                     Err(m) => {
                         self.diagnostics.push(
-                            Diagnostic::error("E0411", e.span, m)
+                            Diagnostic::error(Code::E0411, e.span, m)
                                 .label("cannot be put in a register")
                                 .expanded_from(&chain.sites()),
                         );
@@ -179,7 +179,7 @@ impl Resolver<'_> {
                 let mut operands = [0i64; 3];
                 for (j, e) in exprs.iter().enumerate() {
                     if written.contains(&j) && !self.names_register(e) {
-                        let d = Diagnostic::error("E0606", e.span, "cannot write to a value")
+                        let d = Diagnostic::error(Code::E0606, e.span, "cannot write to a value")
                             .label("this operand is written, so it must be a register")
                             .note("a value here would be a constant register")
                             .expanded_from(&chain.sites());
@@ -220,7 +220,7 @@ impl Resolver<'_> {
             None => " (which does not exist)".into(),
         };
         Diagnostic::warning(
-            "W0706",
+            Code::W0706,
             span,
             format!("`{register}` reads register {register}{which}, not the number {register}"),
         )
@@ -275,7 +275,7 @@ impl Resolver<'_> {
                 continue;
             };
             let bad = |message: String, label: &str| {
-                Diagnostic::error("E0513", name.span, message).label(label.to_string())
+                Diagnostic::error(Code::E0513, name.span, message).label(label.to_string())
             };
             if let Some(first) = given {
                 self.diagnostics.push(
@@ -321,7 +321,7 @@ impl Resolver<'_> {
                 _ => {
                     r.diagnostics.push(
                         Diagnostic::error(
-                            "E0514",
+                            Code::E0514,
                             n.span,
                             format!("`{}` is not a register", display(&n.text)),
                         )

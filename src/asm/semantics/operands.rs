@@ -8,10 +8,10 @@
 use super::program::{Operand, Program, Register, Undefined};
 use super::value::{Pos, Value};
 use crate::asm::ast::{Expr, ExprKind, Name};
-use crate::asm::diagnostics::Diagnostic;
 use crate::asm::eval::{self, Env};
 use crate::asm::macros::Expansion;
 use crate::asm::source::Span;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::machine::Memory;
 use crate::tree::Tree;
 use std::cell::RefCell;
@@ -40,7 +40,7 @@ impl Markers {
     ) -> Result<Tree, Diagnostic> {
         let Some(&pos) = labels.get(&label.text) else {
             return Err(Diagnostic::error(
-                "E0601",
+                Code::E0601,
                 label.span,
                 format!("`{}` is not a label", label.text),
             ));

@@ -8,10 +8,10 @@
 use super::operands::{self, Markers, Operands};
 use super::value::{Pos, Value};
 use crate::asm::ast::{Expr, Name, Stmt};
-use crate::asm::diagnostics::Diagnostic;
 use crate::asm::eval::Env;
 use crate::asm::macros::{Chain, Expansion, Item};
 use crate::asm::source::Span;
+use crate::diagnostic::{Code, Diagnostic};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -210,7 +210,7 @@ impl Program {
         let image = |file: &str, span: Span| {
             images(file, span)
                 .map(|program| Operands::image_marker(&markers, program))
-                .map_err(|u| Diagnostic::error("E0420", span, u.message))
+                .map_err(|u| Diagnostic::error(Code::E0420, span, u.message))
         };
         let env = Operands::env(expansion, &register, &code, &image);
         let mut values = Vec::new();

@@ -2,13 +2,13 @@
 //! actions, items, private)`, as a readable report that says where it
 //! stops early.
 
-use super::{
-    LIST_SHOWN, ViewContext, conses, count, decode_register, element, int_list, length, more,
-    small_int,
-};
+use super::{LIST_SHOWN, ViewContext, conses, count, element, length, more, small_int};
 use crate::encoding::Encode;
+use crate::machine::Register;
 use crate::tree::Tree;
-use crate::world::{Color, Direction, Frame, Item, Processor};
+use crate::world::decode::decode;
+use crate::world::observed::{ActionWords, Detail};
+use crate::world::{Frame, Item, ObservedAction};
 use std::cmp::Ordering;
 
 /// Characters of the readable form of something that is not an item.
@@ -70,7 +70,7 @@ impl Me {
             .and_then(small_int);
         let invalid = parts[4]
             .filter(|p| p.is_cons() || left_in_limit(tree, ctx).is_none_or(|left| left >= 2))
-            .map(|p| *p == 1i64.encode() && tag != Some(INSPECTED));
+            .map(|p| *p == 1i64.encode() && tag != Some(ObservedAction::INSPECTED));
         Me {
             index,
             tag,
@@ -78,9 +78,6 @@ impl Me {
         }
     }
 }
-
-/// The tag of `Inspected` in the action list.
-const INSPECTED: i64 = 11;
 
 /// `/input`: the report's 5-tuple as a readable report, saying where it
 /// stops early.
@@ -196,7 +193,7 @@ fn elements(
 /// A robot of the input: `RED 100 carrying [shield]`.
 fn robot(_: usize, tree: &Tree) -> Result<String, String> {
     match tree.split() {
-        Some((frame, inventory)) if let Some(frame) = decode_frame(frame) => Ok(format!(
+        Some((frame, inventory)) if let Ok(frame) = decode::<Frame>(frame) => Ok(format!(
             "{} {} carrying {}",
             frame.color.code(),
             frame.strength,
@@ -221,96 +218,37 @@ fn item_list(list: &Tree) -> String {
 
 /// An item: `cargo 5 (weight 3)`, `register 8 holding int 3`, ...
 fn item(tree: &Tree) -> Result<String, String> {
-    match decode_item(tree) {
-        Some(Item::RegisterPart(r)) if r.contents.is_cons() => Ok(format!(
+    match decode::<Item>(tree) {
+        Ok(Item::RegisterPart(r)) if r.contents.is_cons() => Ok(format!(
             "register {} holding {}",
             r.limit,
             element(&r.contents)
         )),
-        Some(i) => Ok(i.to_string()),
-        None => Err(format!(
+        Ok(i) => Ok(i.to_string()),
+        Err(_) => Err(format!(
             "(not an item: {})",
             tree.readable().limit(ITEM_CHARS)
         )),
     }
 }
 
-/// `Cargo` `(0, t, w)`, `RegisterPart` `(1, r)`, `ProcessorPart` `(2, p)`,
-/// `FramePart` `(3, f)`, `Shield` `(4, Nil)`.
-fn decode_item(tree: &Tree) -> Option<Item> {
-    let (tag, arg) = tree.split()?;
-    Some(match small_int(tag)? {
-        0 => {
-            let (kind, weight) = arg.split()?;
-            Item::Cargo(small_int(kind)?, small_int(weight)?)
-        }
-        1 => Item::RegisterPart(decode_register(arg)?),
-        2 => Item::ProcessorPart(Processor {
-            speed: small_int(arg)?,
-        }),
-        3 => Item::FramePart(decode_frame(arg)?),
-        4 if arg.is_nil() => Item::Shield,
-        _ => return None,
-    })
-}
-
-/// A frame `(colour, strength)`.
-fn decode_frame(tree: &Tree) -> Option<Frame> {
-    let (color, strength) = tree.split()?;
-    let color = usize::try_from(small_int(color)?).ok()?;
-    Some(Frame {
-        color: *Color::ALL.get(color)?,
-        strength: small_int(strength)?,
-    })
-}
-
-/// An action of the input: `(tag, argument)`.
+/// An action of the input in words; for the robot's `own` action,
+/// `invalid` tells its Passed from its Invalid (they encode alike).
 fn action(tree: &Tree, own: bool, invalid: Option<bool>) -> Result<String, String> {
-    decode_action(tree, own, invalid)
-        .ok_or_else(|| undecodable("not an action (tag, argument)", tree))
-}
-
-/// An action `(tag, argument)` in words; `own` with `invalid` tells a
-/// robot's own Passed from its Invalid (they encode alike).
-pub(super) fn decode_action(tree: &Tree, own: bool, invalid: Option<bool>) -> Option<String> {
-    let (tag, arg) = tree.split()?;
-    let i = || small_int(arg);
-    let d = || {
-        small_int(arg)
-            .and_then(Direction::from_index)
-            .map(Direction::name)
+    let detail = match (own, invalid) {
+        (true, Some(true)) => Detail::Invalid,
+        (true, Some(false)) => Detail::Passed,
+        _ => Detail::Unknown,
     };
-    let is = || {
-        let ns = arg
-            .iter_list()
-            .map(small_int)
-            .collect::<Option<Vec<i64>>>()?;
-        Some(int_list(&ns))
-    };
-    Some(match small_int(tag)? {
-        0 if arg.is_nil() => match (own, invalid) {
-            (true, Some(true)) => "invalid command".to_string(),
-            (true, Some(false)) => "passed".to_string(),
-            _ => "passed or invalid".to_string(),
-        },
-        1 if arg.is_nil() => "created".to_string(),
-        2 => format!("moved out {}", d()?),
-        3 => format!("moved in from {}", d()?),
-        4 => format!("move {} blocked by a wall", d()?),
-        5 => format!("lifted item {}", i()?),
-        6 => format!("too weak to lift item {}", i()?),
-        7 => format!("grappled over item {}", i()?),
-        8 if arg.is_nil() => "dropped an item".to_string(),
-        9 => format!("inspect: robot {} fled", i()?),
-        10 => format!("inspect: robot {}'s shields held", i()?),
-        INSPECTED => format!("inspected robot {}", i()?),
-        12 => format!("destroy: robot {} fled", i()?),
-        13 => format!("destroy: robot {}'s shields held", i()?),
-        14 => format!("destroyed robot {}", i()?),
-        15 => format!("built a robot from items {}", is()?),
-        16 => format!("build interrupted over items {}", is()?),
-        _ => return None,
-    })
+    decode::<ObservedAction>(tree)
+        .map(|action| {
+            ActionWords {
+                action: &action,
+                detail,
+            }
+            .to_string()
+        })
+        .map_err(|_| undecodable("not an action (tag, argument)", tree))
 }
 
 /// The items `(unaffected, dropped, fallen)`, numbered as the next step's
@@ -370,7 +308,7 @@ fn numbered(list: &Tree, next: &mut usize, shown: usize) -> String {
 /// The private part: `0`, `1` after an invalid command, or the inspected
 /// robot's `(speed, count, registers)`.
 fn private(lines: &mut Vec<String>, part: &Tree, me: &Me, tree: &Tree, ctx: &ViewContext) {
-    let inspected = me.tag == Some(INSPECTED);
+    let inspected = me.tag == Some(ObservedAction::INSPECTED);
     if part.is_nil() && inspected {
         lines.push(format!(
             "private: {}",
@@ -447,9 +385,9 @@ fn inspected_registers(
     ctx: &ViewContext,
 ) {
     for (k, r) in list.iter_list().take(LIST_SHOWN).enumerate() {
-        lines.push(match decode_register(r) {
-            Some(r) => format!("  [{k}] limit {}: {}", r.limit, element(&r.contents)),
-            None => format!(
+        lines.push(match decode::<Register>(r) {
+            Ok(r) => format!("  [{k}] limit {}: {}", r.limit, element(&r.contents)),
+            Err(_) => format!(
                 "  [{k}] {}",
                 undecodable("not a register (limit, contents)", r)
             ),
@@ -476,8 +414,7 @@ mod tests {
     use super::super::tests::{ctx, view};
     use super::super::{Format, show};
     use super::*;
-    use crate::machine::Register;
-    use crate::world::{Command, Robot, Shape, Square, World, update_reported};
+    use crate::world::{Color, Command, Processor, Robot, Shape, Square, World, update_reported};
 
     fn machine(out: Option<Command>, extra: Vec<Register>) -> Vec<Register> {
         let mut memory = vec![

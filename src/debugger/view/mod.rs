@@ -25,7 +25,7 @@ use crate::encoding::{Decode, Encode};
 use crate::image::Image;
 use crate::machine::Register;
 use crate::tree::Tree;
-use crate::world::{Command, Direction};
+use crate::world::{Command, Direction, decode};
 use input::input;
 use instructions::instructions;
 use std::fmt;
@@ -44,8 +44,6 @@ const LIST_SHOWN: usize = 50;
 const GUESS_SIZE: u64 = 1 << 22;
 /// Elements up to this logical size are described by [`show::guess`].
 const ELEMENT_GUESS_SIZE: u64 = 100_000;
-/// Ints with a longer spine are not read (a canonical Int has at most 65).
-const INT_SPINE: usize = 4096;
 
 // ---------------------------------------------------------------------------
 // Formats.
@@ -243,12 +241,11 @@ fn more(tree: &Tree, shown: usize) -> Option<String> {
 // ---------------------------------------------------------------------------
 // /int
 
-/// An Int as the engine reads it, when its spine is short enough to be
-/// worth reading (every canonical Int is).
+/// An Int as the engine's decoder reads it: not when its spine is too long
+/// to be worth reading ([`decode::INT_SPINE`]; every canonical Int is
+/// short).
 fn small_int(tree: &Tree) -> Option<i64> {
-    (tree.iter_list().take(INT_SPINE + 1).count() <= INT_SPINE)
-        .then(|| i64::decode(tree))
-        .flatten()
+    decode::int(tree).ok()
 }
 
 /// `/int`: the value, and why the form is not canonical when it is not.
@@ -399,7 +396,7 @@ fn int_list(ns: &[i64]) -> String {
 }
 
 /// The report's command decoding, with the reason when it fails. Ints
-/// with a spine longer than [`INT_SPINE`] are not read.
+/// with a spine longer than [`decode::INT_SPINE`] are not read.
 fn decode_command(tree: &Tree) -> Result<Command, String> {
     let (tag, arg) = tree
         .split()
@@ -435,15 +432,11 @@ fn decode_build(arg: &Tree) -> Result<Command, String> {
         .ok_or("Build's item indices are not a list of Ints")?;
     let memory = memory
         .iter_list()
-        .map(decode_register)
-        .collect::<Option<Vec<Register>>>()
+        .map(decode::decode::<Register>)
+        .collect::<Result<Vec<Register>, _>>()
+        .ok()
         .ok_or("Build's memory is not a list of registers (limit, contents)")?;
     Ok(Command::Build(items, memory))
-}
-
-fn decode_register(tree: &Tree) -> Option<Register> {
-    let (limit, contents) = tree.split()?;
-    Some(Register::new(small_int(limit)?, contents.clone()))
 }
 
 #[cfg(test)]

@@ -22,14 +22,14 @@
 //! and Ints with long spines are not read; work is in proportion to the
 //! text shown, whatever the tree's logical size.
 
-use super::input::decode_action;
 use super::path::Step;
 use super::{ELEMENT_CHARS, LIST_SHOWN, ViewContext, decode_command, length, small_int};
 use crate::asm::show;
 use crate::encoding::Decode;
 use crate::machine::Instruction;
 use crate::tree::Tree;
-use crate::world::Direction;
+use crate::world::decode::decode;
+use crate::world::{Direction, ObservedAction};
 use std::fmt;
 
 /// Characters of a typed reading before it is cut with `…`.
@@ -295,9 +295,9 @@ impl Reader<'_> {
                 self.push(&show::instruction(i, self.ctx.register_names))
             }
             ValueType::Action => {
-                let a = decode_action(tree, false, None)
-                    .ok_or_else(|| Self::mismatch("an action (tag, argument)", tree))?;
-                self.push(&a)
+                let a = decode::<ObservedAction>(tree)
+                    .map_err(|_| Self::mismatch("an action (tag, argument)", tree))?;
+                self.push(&a.to_string())
             }
             // Whole, up to the room left in the text.
             ValueType::Tree => {

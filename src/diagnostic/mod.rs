@@ -1,0 +1,106 @@
+//! Diagnostics: every phase's errors and warnings, in the assembler,
+//! scenarios, images and the command line, map to one renderer-neutral
+//! [`Diagnostic`] with a [`Code`], rendered by [`render`] (ariadne) for
+//! terminals and by [`render_json`] for tools.
+
+mod code;
+mod json;
+mod render;
+mod source;
+
+pub use code::Code;
+pub use json::{plain_error, render_json, to_json};
+pub use render::{MAX_SHOWN, render};
+pub use source::{FileId, SourceFile, Sources, Span};
+
+/// How bad it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Suspicious but assembled.
+    Warning,
+    /// No image is produced.
+    Error,
+}
+
+/// One message about the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What kind of problem it is: a stable code, e.g. `E0101`.
+    pub code: Code,
+    /// The headline.
+    pub message: String,
+    /// Where, and what to say there.
+    pub primary: (Span, String),
+    /// Other places worth showing.
+    pub labels: Vec<(Span, String)>,
+    /// Extra facts.
+    pub notes: Vec<String>,
+    /// What to do next: the place that reports it may say more than the
+    /// code's general help line ([`Code::help`]).
+    pub help: Option<String>,
+    /// The macro invocations the primary span was expanded from, innermost
+    /// first: `(macro name, call site)`.
+    pub expansion: Vec<(String, Span)>,
+}
+
+impl Diagnostic {
+    /// An error at a span, with its code's general help line.
+    pub fn error(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, span, message)
+    }
+
+    /// A warning at a span.
+    pub fn warning(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, span, message)
+    }
+
+    fn new(severity: Severity, code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            primary: (span, String::new()),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            help: Some(code.help().to_string()),
+            expansion: Vec::new(),
+        }
+    }
+
+    /// Sets the text under the primary span.
+    pub fn label(mut self, text: impl Into<String>) -> Diagnostic {
+        self.primary.1 = text.into();
+        self
+    }
+
+    /// Adds a secondary span.
+    pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.labels.push((span, text.into()));
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, text: impl Into<String>) -> Diagnostic {
+        self.notes.push(text.into());
+        self
+    }
+
+    /// Sets the help line, in place of the code's general one.
+    pub fn help(mut self, text: impl Into<String>) -> Diagnostic {
+        self.help = Some(text.into());
+        self
+    }
+
+    /// Records the macro expansions the primary span came from.
+    pub fn expanded_from(mut self, chain: &[(String, Span)]) -> Diagnostic {
+        self.expansion = chain.to_vec();
+        self
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}

@@ -1,0 +1,131 @@
+//! Source files and spans: what a diagnostic points into.
+
+use std::path::PathBuf;
+
+/// Index of a file in [`Sources`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    /// The file.
+    pub file: FileId,
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span in a file.
+    pub fn new(file: FileId, range: std::ops::Range<usize>) -> Span {
+        Span {
+            file,
+            start: range.start as u32,
+            end: range.end as u32,
+        }
+    }
+
+    /// The byte range.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// The smallest span covering both (same file).
+    pub fn join(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// One loaded file.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The name shown in messages (a path, or `std/NAME.cta`).
+    pub name: String,
+    /// Where it was found on disk, if it was (stdlib modules are embedded).
+    pub path: Option<PathBuf>,
+    /// The text.
+    pub text: String,
+    /// Byte offset of the start of each line.
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// A file from its name, optional disk path and text.
+    pub fn new(name: String, path: Option<PathBuf>, text: String) -> SourceFile {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        SourceFile {
+            name,
+            path,
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let start = self.line_starts[line];
+        let column = self
+            .text
+            .get(start..offset.min(self.text.len()))
+            .map_or(0, |s| s.chars().count());
+        (line + 1, column + 1)
+    }
+
+    /// The text of a 1-based line, without its newline.
+    pub fn line(&self, line: usize) -> &str {
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&e| e - 1);
+        self.text
+            .get(start..end)
+            .unwrap_or("")
+            .trim_end_matches('\r')
+    }
+}
+
+/// Every file an assembly read, by [`FileId`].
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// The file with this id.
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    /// All files in the order they were read.
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// `file:line:column` of the start of a span.
+    pub fn location(&self, span: Span) -> String {
+        let file = self.get(span.file);
+        let (line, col) = file.line_col(span.start as usize);
+        format!("{}:{line}:{col}", file.name)
+    }
+}
