@@ -16,5 +16,6 @@ pub mod limits;
 pub mod machine;
 pub mod scenario;
 pub mod tree;
+pub mod viewer;
 pub mod words;
 pub mod world;

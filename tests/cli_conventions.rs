@@ -61,6 +61,7 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
     // A prefix that is a file: no folder can be made in it.
     ("setup", Some(&["--prefix", "BAD/bad.cta"])),
     ("test", Some(&["BAD/bad.toml"])),
+    ("view", Some(&["BAD/bad.json"])),
     (
         "tournament",
         Some(&[
@@ -188,6 +189,15 @@ const DASH: &[(&str, Option<DashCase>)] = &[
             "examples/arena/arena.toml",
             "examples/arena",
             "",
+        )),
+    ),
+    (
+        "view",
+        Some((
+            &["-", "-o", "-"],
+            "SCRATCH/walk.replay.json",
+            ".",
+            "<!DOCTYPE html>",
         )),
     ),
     (

@@ -14,6 +14,7 @@ const COMMANDS: &[&[&str]] = &[
     &["exec"],
     &["run"],
     &["replay"],
+    &["view"],
     &["tournament"],
     &["tournament", "merge"],
     &["test"],

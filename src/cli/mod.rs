@@ -16,6 +16,7 @@ mod setup;
 pub mod style;
 mod test;
 mod tournament;
+mod view;
 mod world;
 
 use clap::{Parser, Subcommand};
@@ -79,6 +80,11 @@ Examples:
   constree run --record /tmp/game.json
   constree replay /tmp/game.json --step 5")]
     Replay(run::ReplayArgs),
+    /// Write a recorded game as one HTML page to watch in a browser.
+    #[command(after_help = "Examples:
+  constree run examples/fight/fight.toml --record /tmp/fight.json
+  constree view /tmp/fight.json -o /tmp/fight.html      # open it in any browser, offline")]
+    View(view::ViewArgs),
     /// Play many seeded rounds of a scenario between player programs and rank them.
     #[command(after_help = "Examples:
   constree tournament --game examples/arena/arena.toml --rounds 20 \\
@@ -249,6 +255,7 @@ pub fn main() -> ExitCode {
         Command::Exec(args) => exec::run(args),
         Command::Run(args) => run::run(args),
         Command::Replay(args) => run::replay(args),
+        Command::View(args) => view::run(args),
         Command::Test(args) => test::run(args),
         Command::New(args) => new::run(args),
         Command::Debug(args) => debug::run(args),

@@ -48,6 +48,9 @@ pub struct RunArgs {
     /// Record the game in a replay file.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Also write the recorded game as a viewer page (`constree view`).
+    #[arg(long, value_name = "FILE", requires = "record")]
+    html: Option<PathBuf>,
     /// Print what this robot (by name) does every step, and where its
     /// machine fails.
     #[arg(long, value_name = "ROBOT")]
@@ -138,6 +141,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         crate::files::check_output(path)
             .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
     }
+    if let Some(path) = &args.html {
+        crate::files::check_output(path)
+            .map_err(|e| Failure(format!("--html {}: {e}", path.display())))?;
+    }
     let steps = args.steps.unwrap_or(scenario.steps);
     let traced = match &args.trace {
         None => None,
@@ -218,6 +225,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     drop(progress);
     if let (Some(path), Some(replay)) = (&args.record, &replay) {
         replay.save(path)?;
+        if let Some(page) = &args.html {
+            super::view::write_page(replay, path, page)?;
+        }
     }
     match args.format {
         _ if args.shared => print_result(&game.world, &scores(&scenario, &game.world), true)?,

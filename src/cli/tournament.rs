@@ -50,6 +50,11 @@ pub struct TournamentArgs {
     /// Also record round K in a replay FILE (for `constree debug --replay`).
     #[arg(long, num_args = 2, value_names = ["K", "FILE"])]
     record_round: Option<Vec<String>>,
+    /// Record every round in DIR (`round-K.json`, and its viewer page
+    /// `round-K.html`) and write the standings page `DIR/index.html`
+    /// linking them.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
     /// Play only shard K of N: rounds (K-1)*R/N+1 to K*R/N of the R rounds
     /// (rounded down), with the seeds the whole tournament gives them;
     /// needs `--format json`, whose results `tournament merge` combines.
@@ -185,6 +190,9 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     if let Some((round, file)) = &record {
         save_round(&tournament, *round, file)?;
     }
+    if let Some(dir) = &args.html {
+        write_pages(&tournament, &outcome, dir)?;
+    }
     print_outcome(&outcome, args.format)
 }
 
@@ -222,6 +230,23 @@ fn save_round(tournament: &Tournament, round: usize, file: &Path) -> Result<(), 
     let (_, replay) = tournament.record_round(round)?;
     replay.save(file)?;
     Ok(())
+}
+
+/// `--html DIR`: every round's replay and viewer page, and the standings
+/// page linking them.
+fn write_pages(tournament: &Tournament, outcome: &Outcome, dir: &Path) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| Failure(format!("--html {}: {e}", dir.display())))?;
+    let name = |k: usize, extension: &str| format!("round-{k}.{extension}");
+    for round in outcome.rounds.iter().map(|r| r.round) {
+        let (_, replay) = tournament.record_round(round)?;
+        let file = dir.join(name(round, "json"));
+        replay.save(&file)?;
+        super::view::write_page(&replay, &file, &dir.join(name(round, "html")))?;
+    }
+    let page = crate::viewer::standings::page(outcome, &|k| name(k, "html"));
+    let index = dir.join("index.html");
+    crate::files::write_output(&index, page.as_bytes())
+        .map_err(|e| Failure(format!("{}: {e}", index.display())))
 }
 
 /// What the table's columns mean, under a scoring rule.

@@ -3,6 +3,7 @@
 use super::input::{print_json, read_json};
 use super::{Failure, kind};
 use crate::conformance::fnv1a;
+use crate::scenario::replay::Replay;
 use crate::world::render::visualize;
 use crate::world::{GameConfig, WorldDocument, update};
 use std::path::PathBuf;
@@ -15,7 +16,8 @@ pub enum Command {
     #[command(after_help = "Examples:
   constree run examples/walk/walk.toml --steps 0 --format json > /tmp/world.json
   constree world step /tmp/world.json --steps 8 --render
-  constree world step - --digest < /tmp/world.json")]
+  constree world step - --digest < /tmp/world.json
+  constree world step /tmp/world.json --steps 50 --record /tmp/steps.json   # then `constree view`")]
     Step {
         /// A World, or any object with a "world" field (a world.jsonl line);
         /// `-` reads standard input.
@@ -33,6 +35,10 @@ pub enum Command {
         /// table, for worlds whose trees share nodes.
         #[arg(long, conflicts_with_all = ["render", "digest"])]
         shared: bool,
+        /// Also record the steps in a replay FILE (for `constree view`; it
+        /// has no scenario, so `replay` and `debug --replay` do not read it).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     },
 }
 
@@ -44,11 +50,28 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             render,
             digest,
             shared,
+            record,
         } => {
             kind::WORLD.check("world step", &file)?;
+            if let Some(path) = &record {
+                crate::files::check_output(path)
+                    .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
+            }
             let WorldDocument(mut world) = read_json(&file)?;
+            let mut replay = record.as_ref().map(|_| {
+                let name = file.display().to_string();
+                let mut replay = Replay::new(name, String::new(), Vec::new());
+                replay.push(&world);
+                replay
+            });
             for _ in 0..steps {
                 world = update(world);
+                if let Some(replay) = &mut replay {
+                    replay.push(&world);
+                }
+            }
+            if let (Some(path), Some(replay)) = (&record, &replay) {
+                replay.save(path)?;
             }
             if render {
                 print!(
