@@ -42,7 +42,7 @@ pub fn input(tree: &Tree, program: Option<&Program>, names: &[String], limit: i6
         register_names: names,
         input_limit: Some(limit),
     };
-    view::show(tree, Format::Input, &ctx).unwrap_or_else(|e| e)
+    view::show(tree, Format::Input, &ctx).unwrap_or_else(|e| e.to_string())
 }
 
 /// The register names of a program (`rN` where it has none), for a memory
