@@ -302,11 +302,13 @@ fn create_exclusive(dir: &Path, name: &str, mode: u32) -> std::io::Result<(PathB
     let mut last = None;
     for _ in 0..16 {
         let temp = dir.join(temporary_name(name));
+        // `create_new` opens with O_CREAT | O_EXCL, which never follows a
+        // symlink at the name (POSIX: it fails with EEXIST), and std opens
+        // every file close-on-exec.
         match OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(mode)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
             .open(&temp)
         {
             Ok(file) => return Ok((temp, file)),
@@ -386,15 +388,7 @@ pub fn free_space(path: &Path) -> std::io::Result<u64> {
             _ => Path::new("."),
         };
     }
-    let c = std::ffi::CString::new(at.as_os_str().as_encoded_bytes())
-        .map_err(|_| refuse("a path with a NUL byte".into()))?;
-    let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-    // SAFETY: a valid C string and a buffer of the right type.
-    if unsafe { libc::statvfs(c.as_ptr(), stat.as_mut_ptr()) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: statvfs succeeded and filled it.
-    let stat = unsafe { stat.assume_init() };
+    let stat = rustix::fs::statvfs(at)?;
     Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
 }
 
