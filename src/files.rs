@@ -62,10 +62,66 @@ enum Named {
     InAFile,
 }
 
+/// Why an input cannot be read: each message starts with the file's name.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The system refused to open or read it.
+    #[error("{name}: {source}")]
+    Io {
+        /// The file, as shown.
+        name: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file named inside another that is not a regular file, found
+    /// before opening it.
+    #[error("{name}: not a regular file ({kind}); a file named inside another must be one")]
+    NamedNotRegular {
+        /// The file, as shown.
+        name: String,
+        /// What it is instead, in words.
+        kind: &'static str,
+    },
+    /// A file named inside another that turned out not to be a regular file
+    /// once opened.
+    #[error("{name}: not a regular file ({kind})")]
+    NotRegular {
+        /// The file, as shown.
+        name: String,
+        /// What it is instead, in words.
+        kind: &'static str,
+    },
+    /// A directory.
+    #[error("{name}: is a directory, not a file")]
+    Directory {
+        /// The directory, as shown.
+        name: String,
+    },
+    /// More bytes than [`MAX_INPUT`](crate::limits::MAX_INPUT).
+    #[error(
+        "{name}: larger than {cap} bytes, the most an input may be \
+         (CONSTREE_MAX_INPUT=BYTES raises the limit)"
+    )]
+    TooLarge {
+        /// The file, as shown.
+        name: String,
+        /// The limit.
+        cap: u64,
+    },
+    /// Text that is not UTF-8.
+    #[error("{name}: not UTF-8 text (byte {at} is not)")]
+    NotUtf8 {
+        /// The file, as shown.
+        name: String,
+        /// The first byte that is not.
+        at: usize,
+    },
+}
+
 /// The bytes of a file named on the command line, or of standard input for
 /// `-`, up to [`MAX_INPUT`](crate::limits::MAX_INPUT). Errors name the file
 /// (`<stdin>` for `-`).
-pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
     if path == Path::new("-") {
         return read_capped(std::io::stdin().lock(), "<stdin>");
     }
@@ -74,17 +130,17 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
 
 /// The bytes of a file named inside another file, which must be a regular
 /// file, up to [`MAX_INPUT`](crate::limits::MAX_INPUT).
-pub fn read_named(path: &Path) -> Result<Vec<u8>, String> {
+pub fn read_named(path: &Path) -> Result<Vec<u8>, ReadError> {
     read_file(path, Named::InAFile)
 }
 
 /// [`read_input`] as UTF-8 text.
-pub fn read_input_text(path: &Path) -> Result<String, String> {
+pub fn read_input_text(path: &Path) -> Result<String, ReadError> {
     text(read_input(path)?, path)
 }
 
 /// [`read_named`] as UTF-8 text.
-pub fn read_named_text(path: &Path) -> Result<String, String> {
+pub fn read_named_text(path: &Path) -> Result<String, ReadError> {
     text(read_named(path)?, path)
 }
 
@@ -97,53 +153,60 @@ pub fn display(path: &Path) -> String {
     }
 }
 
-fn text(bytes: Vec<u8>, path: &Path) -> Result<String, String> {
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (byte {} is not)",
-            display(path),
-            e.utf8_error().valid_up_to()
-        )
+fn text(bytes: Vec<u8>, path: &Path) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
+        name: display(path),
+        at: e.utf8_error().valid_up_to(),
     })
 }
 
-fn read_file(path: &Path, named: Named) -> Result<Vec<u8>, String> {
-    let name = path.display();
+fn read_file(path: &Path, named: Named) -> Result<Vec<u8>, ReadError> {
+    let name = || path.display().to_string();
+    let io = |source| ReadError::Io {
+        name: name(),
+        source,
+    };
     // Opening a FIFO blocks until a writer comes: one named inside a file
     // is refused before it is opened.
     if named == Named::InAFile {
-        let meta = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
+        let meta = std::fs::metadata(path).map_err(io)?;
         if !meta.is_file() {
-            return Err(format!(
-                "{name}: not a regular file ({}); a file named inside another must be one",
-                kind(&meta)
-            ));
+            return Err(ReadError::NamedNotRegular {
+                name: name(),
+                kind: kind(&meta),
+            });
         }
     }
-    let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let meta = file.metadata().map_err(|e| format!("{name}: {e}"))?;
+    let file = File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
     if meta.is_dir() {
-        return Err(format!("{name}: is a directory, not a file"));
+        return Err(ReadError::Directory { name: name() });
     }
     if named == Named::InAFile && !meta.is_file() {
-        return Err(format!("{name}: not a regular file ({})", kind(&meta)));
+        return Err(ReadError::NotRegular {
+            name: name(),
+            kind: kind(&meta),
+        });
     }
     remember(&meta);
-    read_capped(file, &name.to_string())
+    read_capped(file, &name())
 }
 
-fn read_capped(source: impl Read, name: &str) -> Result<Vec<u8>, String> {
+fn read_capped(source: impl Read, name: &str) -> Result<Vec<u8>, ReadError> {
     let cap = crate::limits::MAX_INPUT.get();
     let mut bytes = Vec::new();
     source
         .take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(|source| ReadError::Io {
+            name: name.to_string(),
+            source,
+        })?;
     if bytes.len() as u64 > cap {
-        return Err(format!(
-            "{name}: larger than {cap} bytes, the most an input may be \
-             (CONSTREE_MAX_INPUT=BYTES raises the limit)"
-        ));
+        return Err(ReadError::TooLarge {
+            name: name.to_string(),
+            cap,
+        });
     }
     Ok(bytes)
 }

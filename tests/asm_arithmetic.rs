@@ -84,8 +84,8 @@ fn the_shifts_of_the_docs() {
             "{text}"
         );
     }
-    let message = parse_literal("3 << 62").unwrap_err();
+    let message = parse_literal("3 << 62").unwrap_err().to_string();
     assert!(message.contains("overflows 64 bits"), "{message}");
-    let message = parse_literal("1 << -1").unwrap_err();
+    let message = parse_literal("1 << -1").unwrap_err().to_string();
     assert!(message.contains("cannot shift by -1"), "{message}");
 }

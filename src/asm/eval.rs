@@ -113,6 +113,12 @@ fn equal(a: &Value, b: &Value, compared: &mut HashSet<(usize, usize)>) -> bool {
     }
 }
 
+/// Why a value cannot be put in a register: a string has no constree
+/// encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a string has no constree encoding")]
+pub struct NoEncoding;
+
 impl Value {
     /// "a number", "a direction", ...: for messages.
     pub fn describe(&self) -> &'static str {
@@ -144,13 +150,13 @@ impl Value {
     /// tuple or maybe holds them by reference, so `[t | t]` holds `t` once);
     /// each part is encoded once, and the encodings share its tree, so the
     /// work grows with the distinct parts, never with the logical size.
-    pub fn encode(&self) -> Result<Tree, String> {
+    pub fn encode(&self) -> Result<Tree, NoEncoding> {
         self.encode_sharing(&mut HashMap::new())
     }
 
     /// [`Value::encode`], reusing the encodings of the shared parts already
     /// encoded (by the address of the part).
-    fn encode_sharing(&self, done: &mut HashMap<(usize, usize), Tree>) -> Result<Tree, String> {
+    fn encode_sharing(&self, done: &mut HashMap<(usize, usize), Tree>) -> Result<Tree, NoEncoding> {
         let key = match self {
             Value::List(items, tail) => Some((
                 items.as_ptr() as usize,
@@ -170,11 +176,11 @@ impl Value {
         Ok(tree)
     }
 
-    fn encode_parts(&self, done: &mut HashMap<(usize, usize), Tree>) -> Result<Tree, String> {
+    fn encode_parts(&self, done: &mut HashMap<(usize, usize), Tree>) -> Result<Tree, NoEncoding> {
         Ok(match self {
             Value::Int(n) => n.encode(),
             Value::Bool(b) => b.encode(),
-            Value::Str(_) => return Err("a string has no constree encoding".into()),
+            Value::Str(_) => return Err(NoEncoding),
             Value::Tree(t) => t.clone(),
             Value::Direction(d) => d.encode(),
             Value::Color(c) => c.encode(),

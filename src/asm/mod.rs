@@ -293,26 +293,40 @@ fn compile_image(
     })
 }
 
+/// Why a literal given on a command line cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LiteralError {
+    /// It does not parse or evaluate: the diagnostic's message.
+    #[error("{}", .0.message)]
+    Invalid(Box<Diagnostic>),
+    /// It is a line of another kind than a value.
+    #[error("expected a value")]
+    NotAValue,
+    /// Its value has no encoding.
+    #[error(transparent)]
+    NoEncoding(#[from] eval::NoEncoding),
+}
+
 /// Reads one literal (e.g. `[1, 2, 3]` or `Move N`) given on a command line
 /// and encodes it. Only built-in names are known.
-pub fn parse_literal(text: &str) -> Result<crate::tree::Tree, String> {
+pub fn parse_literal(text: &str) -> Result<crate::tree::Tree, LiteralError> {
     let mut sources = Sources::default();
     let line = format!("const literal = {text}");
     let file = sources.add(SourceFile::new("<literal>".into(), None, line.clone()));
     let mut nodes = parser::Nodes::new(file, &line);
     let first = nodes.next();
-    if let Some(d) = nodes.into_diagnostics().first() {
-        return Err(d.message.clone());
+    if let Some(d) = nodes.into_diagnostics().into_iter().next() {
+        return Err(LiteralError::Invalid(Box::new(d)));
     }
     let Some(ast::Node::Line(ast::Line {
         stmt: ast::Stmt::Const { value, .. },
         ..
     })) = &first
     else {
-        return Err("expected a value".into());
+        return Err(LiteralError::NotAValue);
     };
     let consts = std::collections::HashMap::new();
     let env = eval::Env::expanding(&consts);
-    let value = eval::eval(value, &env).map_err(|d| d.message)?;
-    value.encode()
+    let value = eval::eval(value, &env).map_err(|d| LiteralError::Invalid(Box::new(d)))?;
+    Ok(value.encode()?)
 }

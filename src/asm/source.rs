@@ -15,11 +15,29 @@ pub enum ModulePath {
     File(PathBuf),
 }
 
+/// Why a module cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// A standard module's file in the standard library's directory that
+    /// cannot be read.
+    #[error("{0}")]
+    StdFile(crate::files::ReadError),
+    /// A standard module that does not exist.
+    #[error("there is no standard module `std/{0}`")]
+    NoStdModule(String),
+    /// A file that cannot be read.
+    #[error("cannot read {0}")]
+    File(crate::files::ReadError),
+    /// A file the [`MemoryLoader`] does not hold.
+    #[error("cannot read {}: no such file", .0.display())]
+    NoSuchFile(PathBuf),
+}
+
 /// Reads source files for the assembler.
 pub trait Loader {
     /// Loads a module, given the disk path of the file that names it (if it
     /// has one). Returns the display name, the disk path (if any) and text.
-    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, String>;
+    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, LoadError>;
 }
 
 /// The standard library modules built into the binary: `(name, text)`.
@@ -47,20 +65,20 @@ impl DiskLoader {
 }
 
 impl Loader for DiskLoader {
-    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, String> {
+    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, LoadError> {
         match module {
             ModulePath::Std(name) => {
                 let display = format!("std/{name}.cta");
                 if let Some(dir) = &self.stdlib_dir {
                     let path = dir.join(format!("{name}.cta"));
-                    let text = crate::files::read_named_text(&path)?;
+                    let text = crate::files::read_named_text(&path).map_err(LoadError::StdFile)?;
                     return Ok(SourceFile::new(display, Some(path), text));
                 }
                 embedded_stdlib()
                     .iter()
                     .find(|(n, _)| *n == name)
                     .map(|(_, text)| SourceFile::new(display, None, text.to_string()))
-                    .ok_or_else(|| format!("there is no standard module `std/{name}`"))
+                    .ok_or_else(|| LoadError::NoStdModule(name.clone()))
             }
             ModulePath::File(path) => {
                 let full = match from.and_then(Path::parent) {
@@ -73,7 +91,7 @@ impl Loader for DiskLoader {
                     None => crate::files::read_input_text(&full),
                     Some(_) => crate::files::read_named_text(&full),
                 }
-                .map_err(|e| format!("cannot read {e}"))?;
+                .map_err(LoadError::File)?;
                 Ok(SourceFile::new(
                     full.display().to_string(),
                     Some(full),
@@ -101,7 +119,7 @@ impl MemoryLoader {
 }
 
 impl Loader for MemoryLoader {
-    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, String> {
+    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, LoadError> {
         match module {
             ModulePath::Std(_) => DiskLoader::default().load(module, from),
             ModulePath::File(path) => {
@@ -117,7 +135,7 @@ impl Loader for MemoryLoader {
                     .map(|(p, t)| {
                         SourceFile::new(p.display().to_string(), Some(p.clone()), t.clone())
                     })
-                    .ok_or_else(|| format!("cannot read {}: no such file", full.display()))
+                    .ok_or(LoadError::NoSuchFile(full))
             }
         }
     }

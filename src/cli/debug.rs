@@ -184,7 +184,7 @@ pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
         .collect();
     match &args.batch {
         Some(file) => {
-            let text = crate::files::read_input_text(file).map_err(Failure)?;
+            let text = crate::files::read_input_text(file)?;
             let lines = first.into_iter().chain(text.lines().map(str::to_string));
             Ok(batch(&mut debugger, lines))
         }

@@ -9,7 +9,7 @@ use std::path::Path;
 /// The whole text of a file, or of standard input for `-` (see
 /// [`crate::files::read_input`]).
 pub fn read_text(path: &Path) -> Result<String, Failure> {
-    crate::files::read_input_text(path).map_err(Failure)
+    Ok(crate::files::read_input_text(path)?)
 }
 
 /// Reads a JSON file, in the plain form or the shared form (`--shared`

@@ -13,7 +13,47 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub fn check(kind: FileKind, line: &str) -> Result<(), String> {
+/// Why one line of a vector file fails: it cannot be read, or the crate
+/// computes something else than the line expects.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// The line is not JSON of its file's form.
+    #[error("cannot read the line: {0}")]
+    Line(serde_json::Error),
+    /// A value inside the line is not of its kind's form.
+    #[error("cannot read the {what}: {source}")]
+    Value {
+        /// The kind of value.
+        what: String,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A `kind` the file does not have.
+    #[error("unknown kind {0:?}")]
+    UnknownKind(String),
+    /// A computed value differs from the expected one.
+    #[error("{what} differs {diff}")]
+    Differs {
+        /// What was computed.
+        what: String,
+        /// Where their JSON forms first differ, and how.
+        diff: String,
+    },
+    /// A computed text differs from the expected one at a line.
+    #[error("{what} differs at line {line}:\n  expected: {expected:?}\n  actual:   {actual:?}")]
+    TextDiffers {
+        /// What was computed.
+        what: &'static str,
+        /// The first line that differs, 1-based.
+        line: usize,
+        /// The expected line (`<end>` past the last).
+        expected: String,
+        /// The computed line (`<end>` past the last).
+        actual: String,
+    },
+}
+
+pub fn check(kind: FileKind, line: &str) -> Result<(), LineError> {
     match kind {
         FileKind::Ints => check_int(line),
         FileKind::Encode => check_encode(line),
@@ -24,23 +64,29 @@ pub fn check(kind: FileKind, line: &str) -> Result<(), String> {
     }
 }
 
-fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| format!("cannot read the line: {e}"))
+fn parse<T: DeserializeOwned>(text: &str) -> Result<T, LineError> {
+    serde_json::from_str(text).map_err(LineError::Line)
 }
 
-fn from_value<T: DeserializeOwned>(what: &str, v: Value) -> Result<T, String> {
-    serde_json::from_value(v).map_err(|e| format!("cannot read the {what}: {e}"))
+fn from_value<T: DeserializeOwned>(what: &str, v: Value) -> Result<T, LineError> {
+    serde_json::from_value(v).map_err(|source| LineError::Value {
+        what: what.to_string(),
+        source,
+    })
 }
 
 /// `Ok` if equal, else the first difference of their JSON forms.
-fn same<T: Serialize + PartialEq>(what: &str, expected: &T, actual: &T) -> Result<(), String> {
+fn same<T: Serialize + PartialEq>(what: &str, expected: &T, actual: &T) -> Result<(), LineError> {
     if expected == actual {
         return Ok(());
     }
     let json = |v: &T| serde_json::to_value(v).unwrap_or_else(|e| Value::String(format!("<{e}>")));
     let diff = first_difference(&json(expected), &json(actual))
         .unwrap_or_else(|| "(same JSON, different values)".into());
-    Err(format!("{what} differs {diff}"))
+    Err(LineError::Differs {
+        what: what.to_string(),
+        diff,
+    })
 }
 
 #[derive(Deserialize)]
@@ -50,7 +96,7 @@ enum IntLine {
     Decoded { tree: Tree, decoded: Option<i64> },
 }
 
-fn check_int(line: &str) -> Result<(), String> {
+fn check_int(line: &str) -> Result<(), LineError> {
     match parse::<IntLine>(line)? {
         IntLine::Value { value, tree } => {
             same(&format!("encode {value}"), &tree, &value.encode())?;
@@ -67,11 +113,11 @@ struct EncodeLine {
     tree: Tree,
 }
 
-fn encoding_of<T: DeserializeOwned + Encode>(kind: &str, v: Value) -> Result<Tree, String> {
+fn encoding_of<T: DeserializeOwned + Encode>(kind: &str, v: Value) -> Result<Tree, LineError> {
     Ok(from_value::<T>(kind, v)?.encode())
 }
 
-fn check_encode(line: &str) -> Result<(), String> {
+fn check_encode(line: &str) -> Result<(), LineError> {
     let EncodeLine { kind, value, tree } = parse(line)?;
     let actual = match kind.as_str() {
         "instruction" => encoding_of::<Instruction>(&kind, value)?,
@@ -83,7 +129,7 @@ fn check_encode(line: &str) -> Result<(), String> {
         "robot" => encoding_of::<Robot>(&kind, value)?,
         "frame" => encoding_of::<Frame>(&kind, value)?,
         "color" => encoding_of::<Color>(&kind, value)?,
-        other => return Err(format!("unknown kind {other:?}")),
+        other => return Err(LineError::UnknownKind(other.to_string())),
     };
     same(&format!("encoding of the {kind}"), &tree, &actual)
 }
@@ -99,12 +145,12 @@ fn decoding<T: DeserializeOwned + Decode + Serialize + PartialEq>(
     kind: &str,
     tree: &Tree,
     expected: Value,
-) -> Result<(), String> {
+) -> Result<(), LineError> {
     let expected: Option<T> = from_value(kind, expected)?;
     same(&format!("decoded {kind}"), &expected, &T::decode(tree))
 }
 
-fn check_decode(line: &str) -> Result<(), String> {
+fn check_decode(line: &str) -> Result<(), LineError> {
     let DecodeLine {
         kind,
         tree,
@@ -114,7 +160,7 @@ fn check_decode(line: &str) -> Result<(), String> {
         "instruction" => decoding::<Instruction>(&kind, &tree, decoded),
         "command" => decoding::<Command>(&kind, &tree, decoded),
         "direction" => decoding::<Direction>(&kind, &tree, decoded),
-        other => Err(format!("unknown kind {other:?}")),
+        other => Err(LineError::UnknownKind(other.to_string())),
     }
 }
 
@@ -125,7 +171,7 @@ struct MachineLine {
     result: Outcome,
 }
 
-fn check_machine(line: &str) -> Result<(), String> {
+fn check_machine(line: &str) -> Result<(), LineError> {
     let MachineLine {
         speed,
         memory,
@@ -140,7 +186,7 @@ struct WorldLine {
     steps: Vec<World>,
 }
 
-fn check_world(line: &str) -> Result<(), String> {
+fn check_world(line: &str) -> Result<(), LineError> {
     let WorldLine { world, steps } = parse(line)?;
     let mut current = world;
     for (k, expected) in steps.iter().enumerate() {
@@ -158,7 +204,7 @@ struct RenderLine {
     scoreboard: String,
 }
 
-fn check_render(line: &str) -> Result<(), String> {
+fn check_render(line: &str) -> Result<(), LineError> {
     let RenderLine {
         world,
         players,
@@ -171,24 +217,22 @@ fn check_render(line: &str) -> Result<(), String> {
 }
 
 /// `Ok` if equal, else the first line that differs.
-fn same_text(what: &str, expected: &str, actual: &str) -> Result<(), String> {
-    if expected == actual {
-        return Ok(());
-    }
+fn same_text(what: &'static str, expected: &str, actual: &str) -> Result<(), LineError> {
     let mut e = expected.split('\n');
     let mut a = actual.split('\n');
-    let mut n = 1;
+    let mut line = 1;
     loop {
         match (e.next(), a.next()) {
+            (None, None) => return Ok(()),
             (x, y) if x != y => {
-                return Err(format!(
-                    "{what} differs at line {n}:\n  expected: {:?}\n  actual:   {:?}",
-                    x.unwrap_or("<end>"),
-                    y.unwrap_or("<end>")
-                ));
+                return Err(LineError::TextDiffers {
+                    what,
+                    line,
+                    expected: x.unwrap_or("<end>").to_string(),
+                    actual: y.unwrap_or("<end>").to_string(),
+                });
             }
-            (None, None) => return Err(format!("{what} differs")),
-            _ => n += 1,
+            _ => line += 1,
         }
     }
 }

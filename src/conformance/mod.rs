@@ -15,6 +15,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
+pub use cases::LineError;
 pub use diff::first_difference;
 pub use digest::fnv1a;
 
@@ -113,7 +114,7 @@ pub enum ConformanceError {
 }
 
 /// Checks one line of a vector file.
-pub fn check_line(kind: FileKind, line: &str) -> Result<(), String> {
+pub fn check_line(kind: FileKind, line: &str) -> Result<(), LineError> {
     cases::check(kind, line)
 }
 
@@ -153,12 +154,12 @@ pub fn run_file_counting(
         checked();
         match result {
             Ok(()) => report.passed += 1,
-            Err(message) => {
+            Err(error) => {
                 report.failed += 1;
                 if report.failures.len() < MAX_FAILURES_KEPT {
                     report.failures.push(Failure {
                         line: index + 1,
-                        message,
+                        message: error.to_string(),
                     });
                 }
             }

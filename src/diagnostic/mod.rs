@@ -50,20 +50,25 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error at a span, with its code's general help line.
-    pub fn error(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn error(code: Code, span: Span, message: impl std::fmt::Display) -> Diagnostic {
         Diagnostic::new(Severity::Error, code, span, message)
     }
 
     /// A warning at a span.
-    pub fn warning(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn warning(code: Code, span: Span, message: impl std::fmt::Display) -> Diagnostic {
         Diagnostic::new(Severity::Warning, code, span, message)
     }
 
-    fn new(severity: Severity, code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+    fn new(
+        severity: Severity,
+        code: Code,
+        span: Span,
+        message: impl std::fmt::Display,
+    ) -> Diagnostic {
         Diagnostic {
             severity,
             code,
-            message: message.into(),
+            message: message.to_string(),
             primary: (span, String::new()),
             labels: Vec::new(),
             notes: Vec::new(),
@@ -74,7 +79,7 @@ impl Diagnostic {
     }
 
     /// An error about a whole file, not a place in it.
-    pub fn about_file(code: Code, file: FileId, message: impl Into<String>) -> Diagnostic {
+    pub fn about_file(code: Code, file: FileId, message: impl std::fmt::Display) -> Diagnostic {
         Diagnostic {
             whole_file: true,
             ..Diagnostic::error(code, Span::new(file, 0..0), message)

@@ -132,6 +132,9 @@ pub enum ImageError {
     /// The file could not be read or written.
     #[error("{0}")]
     Io(String),
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
     /// Not valid JSON, or not an image.
     #[error("not a constree image: {0}")]
     Json(String),
@@ -144,6 +147,35 @@ pub enum ImageError {
     Unsupported(String),
 }
 
+/// A versioned JSON file of another kind, or of a version not read.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// Its `"format"` names another kind of file.
+    #[error("not a constree {what}: its format is {found:?}, expected {expected:?}")]
+    Other {
+        /// The kind expected (`replay`).
+        what: String,
+        /// The format it has.
+        found: String,
+        /// The format expected.
+        expected: String,
+    },
+    /// Its `"version"` is outside the versions read.
+    #[error(
+        "{what} format version {found} is not supported (this constree reads versions {} to {})",
+        .versions.start(),
+        .versions.end()
+    )]
+    Version {
+        /// The kind (`replay`).
+        what: String,
+        /// The version it has.
+        found: u32,
+        /// The versions read.
+        versions: std::ops::RangeInclusive<u32>,
+    },
+}
+
 /// Checks a versioned JSON file's `"format"` and `"version"` keys before
 /// the rest of it is read, so that a file of another kind or version is
 /// answered by saying so (`replay format version 2 is not supported`),
@@ -154,7 +186,7 @@ pub fn check_format(
     format: &str,
     versions: std::ops::RangeInclusive<u32>,
     what: &str,
-) -> Result<(), String> {
+) -> Result<(), FormatError> {
     #[derive(Deserialize)]
     struct Header {
         format: Option<String>,
@@ -164,14 +196,16 @@ pub fn check_format(
         return Ok(());
     };
     match (header.format, header.version) {
-        (Some(found), _) if found != format => Err(format!(
-            "not a constree {what}: its format is {found:?}, expected {format:?}"
-        )),
-        (_, Some(found)) if !versions.contains(&found) => Err(format!(
-            "{what} format version {found} is not supported (this constree reads versions {} to {})",
-            versions.start(),
-            versions.end()
-        )),
+        (Some(found), _) if found != format => Err(FormatError::Other {
+            what: what.to_string(),
+            found,
+            expected: format.to_string(),
+        }),
+        (_, Some(found)) if !versions.contains(&found) => Err(FormatError::Version {
+            what: what.to_string(),
+            found,
+            versions,
+        }),
         _ => Ok(()),
     }
 }
@@ -273,9 +307,10 @@ pub fn to_json(image: &Image) -> String {
 
 /// Reads an image from its JSON text, checking that it holds together.
 pub fn from_json(text: &str) -> Result<Image, ImageError> {
-    check_format(text, FORMAT, OLDEST..=VERSION, "image").map_err(ImageError::Unsupported)?;
+    check_format(text, FORMAT, OLDEST..=VERSION, "image")
+        .map_err(|e| ImageError::Unsupported(e.to_string()))?;
     let file: File = serde_json::from_str(text).map_err(|e| ImageError::Json(e.to_string()))?;
-    let trees = trees_from_nodes(&file.nodes).map_err(ImageError::Corrupt)?;
+    let trees = trees_from_nodes(&file.nodes).map_err(|e| ImageError::Corrupt(e.to_string()))?;
     let tree = |id: u64, what: &str| {
         trees.get(id as usize).cloned().ok_or_else(|| {
             ImageError::Corrupt(format!(
@@ -369,7 +404,8 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
     let texts = match &file.sources {
         None => vec![None; file.files.len()],
         Some(packed) => {
-            let texts = super::sources::unpack(packed).map_err(ImageError::Corrupt)?;
+            let texts =
+                super::sources::unpack(packed).map_err(|e| ImageError::Corrupt(e.to_string()))?;
             if texts.len() != file.files.len() {
                 return Err(ImageError::Corrupt(format!(
                     "{} source texts for {} files",
@@ -442,7 +478,7 @@ fn index_below<T: PartialOrd + std::fmt::Display>(
 
 /// Reads an image file (`-` is standard input).
 pub fn load(path: &Path) -> Result<Image, ImageError> {
-    let text = crate::files::read_input_text(path).map_err(ImageError::Io)?;
+    let text = crate::files::read_input_text(path)?;
     let name = crate::files::display(path);
     from_json(&text).map_err(|e| match e {
         ImageError::Json(m) => ImageError::Json(format!("{name}: {m}")),

@@ -33,20 +33,37 @@ pub fn pack(texts: &[&str]) -> String {
 /// The texts of a packed string; more than
 /// [`MAX_INPUT`](crate::limits::MAX_INPUT) bytes once decompressed is an
 /// error (a small string can stand for gigabytes).
-pub fn unpack(packed: &str) -> Result<Vec<String>, String> {
-    let bytes = decode(packed).ok_or("the sources are not base64")?;
+pub fn unpack(packed: &str) -> Result<Vec<String>, UnpackError> {
+    let bytes = decode(packed).ok_or(UnpackError::NotBase64)?;
     let cap = crate::limits::MAX_INPUT.get();
     let mut json = Vec::new();
     GzDecoder::new(bytes.as_slice())
         .take(cap.saturating_add(1))
         .read_to_end(&mut json)
-        .map_err(|e| format!("the sources do not decompress: {e}"))?;
+        .map_err(UnpackError::Gzip)?;
     if json.len() as u64 > cap {
-        return Err(format!(
-            "the sources are more than {cap} bytes once decompressed (CONSTREE_MAX_INPUT=BYTES raises the limit)"
-        ));
+        return Err(UnpackError::TooLarge(cap));
     }
-    serde_json::from_slice(&json).map_err(|e| format!("the sources are not a list of texts: {e}"))
+    serde_json::from_slice(&json).map_err(UnpackError::NotTexts)
+}
+
+/// Why a packed string of sources cannot be unpacked.
+#[derive(Debug, thiserror::Error)]
+pub enum UnpackError {
+    /// Not base64.
+    #[error("the sources are not base64")]
+    NotBase64,
+    /// Not gzip.
+    #[error("the sources do not decompress: {0}")]
+    Gzip(std::io::Error),
+    /// Over the cap once decompressed (the cap).
+    #[error(
+        "the sources are more than {0} bytes once decompressed (CONSTREE_MAX_INPUT=BYTES raises the limit)"
+    )]
+    TooLarge(u64),
+    /// Not a JSON list of texts.
+    #[error("the sources are not a list of texts: {0}")]
+    NotTexts(serde_json::Error),
 }
 
 fn encode(bytes: &[u8]) -> String {

@@ -47,21 +47,21 @@ pub fn cycle_skip() -> bool {
 /// (`on`, the default).
 pub const CYCLE_SKIP_VARIABLE: &str = "CONSTREE_CYCLE_SKIP";
 
+/// A value of [`CYCLE_SKIP_VARIABLE`] other than `on` and `off` (the value).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{CYCLE_SKIP_VARIABLE}={0}: the value must be `on` or `off`")]
+pub struct BadCycleSkip(pub String);
+
 /// Sets the fast path from [`CYCLE_SKIP_VARIABLE`], if it is set; any value
 /// but `on` and `off` is an error that says so.
-pub fn cycle_skip_from_environment() -> Result<(), String> {
+pub fn cycle_skip_from_environment() -> Result<(), BadCycleSkip> {
     let Some(value) = std::env::var_os(CYCLE_SKIP_VARIABLE) else {
         return Ok(());
     };
     match value.to_str() {
         Some("on") => set_cycle_skip(true),
         Some("off") => set_cycle_skip(false),
-        _ => {
-            return Err(format!(
-                "{CYCLE_SKIP_VARIABLE}={}: the value must be `on` or `off`",
-                value.to_string_lossy()
-            ));
-        }
+        _ => return Err(BadCycleSkip(value.to_string_lossy().into_owned())),
     }
     Ok(())
 }

@@ -15,7 +15,8 @@ mod register;
 mod run;
 
 pub use cycle::{
-    CYCLE_SKIP_VARIABLE, MAX_SPAN, cycle_skip, cycle_skip_from_environment, set_cycle_skip,
+    BadCycleSkip, CYCLE_SKIP_VARIABLE, MAX_SPAN, cycle_skip, cycle_skip_from_environment,
+    set_cycle_skip,
 };
 pub use document::MachineDocument;
 pub use error::MachineError;

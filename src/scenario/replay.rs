@@ -431,7 +431,8 @@ impl Replay {
 
     /// Reads a replay from its JSON text, checking that it holds together.
     pub fn from_json(text: &str) -> Result<Replay, ReplayError> {
-        check_format(text, FORMAT, OLDEST..=VERSION, "replay").map_err(ReplayError)?;
+        check_format(text, FORMAT, OLDEST..=VERSION, "replay")
+            .map_err(|e| ReplayError(e.to_string()))?;
         let file: File = serde_json::from_str(text)
             .map_err(|e| ReplayError(format!("not a constree replay: {e}")))?;
         let trees = trees_from_nodes(&file.nodes)
@@ -511,7 +512,7 @@ impl Replay {
 
     /// Reads a replay file.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = crate::files::read_input_text(path).map_err(ReplayError)?;
+        let text = crate::files::read_input_text(path).map_err(|e| ReplayError(e.to_string()))?;
         Replay::from_json(&text)
             .map_err(|e| ReplayError(format!("{}: {}", crate::files::display(path), e.0)))
     }

@@ -36,23 +36,38 @@ struct FormatProbe {
 /// by a `format` field of `"constree-shared"`). The error says what is
 /// wrong and where (line and column, the node table, or `value`), without
 /// naming the file.
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
     let shared = serde_json::from_str::<FormatProbe>(text)
         .is_ok_and(|p| p.format.as_deref() == Some(SHARED_FORMAT));
     if !shared {
-        return serde_json::from_str(text).map_err(|e| e.to_string());
+        return serde_json::from_str(text).map_err(JsonError::Json);
     }
     let document: SharedDocument<serde_json::Value> =
-        serde_json::from_str(text).map_err(|e| e.to_string())?;
+        serde_json::from_str(text).map_err(JsonError::Json)?;
     if document.version != SHARED_VERSION {
-        return Err(format!(
-            "shared form version {} (this constree reads version {SHARED_VERSION})",
-            document.version
-        ));
+        return Err(JsonError::Version(document.version));
     }
     super::read_shared(&document.nodes, || serde_json::from_value(document.value))
-        .map_err(|e| format!("bad node table: {e}"))?
-        .map_err(|e| format!("in \"value\": {e}"))
+        .map_err(JsonError::NodeTable)?
+        .map_err(JsonError::Value)
+}
+
+/// Why a JSON document cannot be read by [`from_str`]: what is wrong and
+/// where, without naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum JsonError {
+    /// Not JSON, or not of the value's form (with line and column).
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// The shared form in a version this constree does not read.
+    #[error("shared form version {0} (this constree reads version {SHARED_VERSION})")]
+    Version(u32),
+    /// A node table whose nodes refer forward.
+    #[error("bad node table: {0}")]
+    NodeTable(super::ForwardNode),
+    /// A shared document's `value` that is not of the value's form.
+    #[error("in \"value\": {0}")]
+    Value(serde_json::Error),
 }
 
 /// Writes a value as compact JSON to `writer`, in the plain form or, with

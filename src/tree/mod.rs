@@ -25,7 +25,7 @@ mod text;
 
 pub use cursor::SpineCursor;
 pub use serde::{max_text, read_shared, write_shared};
-pub use table::{NodeTable, trees_from_nodes};
+pub use table::{ForwardNode, NodeTable, trees_from_nodes};
 pub use text::{ParseTreeError, ReadableTree};
 
 use node::Node;

@@ -2,7 +2,7 @@
 //! shared form, the number of a node in a node table (see [`write_shared`]).
 
 use super::Tree;
-use super::table::{NodeTable, trees_from_nodes};
+use super::table::{ForwardNode, NodeTable, trees_from_nodes};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::cell::RefCell;
@@ -31,7 +31,7 @@ pub fn write_shared<R>(f: impl FnOnce() -> R) -> (R, Vec<(u64, u64)>) {
 /// trees of `nodes`, a node table as [`write_shared`] gives it; preorder
 /// text is still read as well. A table whose nodes refer forward is an
 /// error.
-pub fn read_shared<R>(nodes: &[(u64, u64)], f: impl FnOnce() -> R) -> Result<R, String> {
+pub fn read_shared<R>(nodes: &[(u64, u64)], f: impl FnOnce() -> R) -> Result<R, ForwardNode> {
     let trees = trees_from_nodes(nodes)?;
     let previous = READING.with(|r| r.replace(Some(trees)));
     let result = f();

@@ -56,15 +56,23 @@ impl NodeTable {
     }
 }
 
+/// A node of a node table that refers to itself or to a node after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("node {id} refers to a node that is not before it")]
+pub struct ForwardNode {
+    /// The node's id (1 is the first).
+    pub id: u64,
+}
+
 /// The trees of a node table (index = id, 0 = Nil), checking that every
 /// node refers only to nodes before it.
-pub fn trees_from_nodes(nodes: &[(u64, u64)]) -> Result<Vec<Tree>, String> {
+pub fn trees_from_nodes(nodes: &[(u64, u64)]) -> Result<Vec<Tree>, ForwardNode> {
     let mut trees: Vec<Tree> = Vec::with_capacity(nodes.len() + 1);
     trees.push(Tree::NIL);
     for (k, &(front, back)) in nodes.iter().enumerate() {
         let id = k as u64 + 1;
         if front >= id || back >= id {
-            return Err(format!("node {id} refers to a node that is not before it"));
+            return Err(ForwardNode { id });
         }
         trees.push(Tree::cons(
             trees[front as usize].clone(),

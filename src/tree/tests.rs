@@ -132,11 +132,15 @@ fn json_documents_in_both_forms() {
     assert!(json::from_str::<Vec<Tree>>("[1]").is_err());
     let version_2 = shared.replace(r#""version":1"#, r#""version":2"#);
     assert_eq!(
-        json::from_str::<Vec<Tree>>(&version_2).unwrap_err(),
+        json::from_str::<Vec<Tree>>(&version_2)
+            .unwrap_err()
+            .to_string(),
         "shared form version 2 (this constree reads version 1)"
     );
     let past_the_end = r#"{"format":"constree-shared","version":1,"nodes":[],"value":[1]}"#;
-    let error = json::from_str::<Vec<Tree>>(past_the_end).unwrap_err();
+    let error = json::from_str::<Vec<Tree>>(past_the_end)
+        .unwrap_err()
+        .to_string();
     assert!(
         error.starts_with("in \"value\": node 1 is not in the node table"),
         "{error}"

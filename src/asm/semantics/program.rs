@@ -27,10 +27,10 @@ pub struct Undefined {
 
 impl Undefined {
     /// An `Undefined` at a place of the source.
-    pub fn at(span: Span, message: impl Into<String>) -> Undefined {
+    pub fn at(span: Span, message: impl std::fmt::Display) -> Undefined {
         Undefined {
             span: Some(span),
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }
