@@ -9,6 +9,9 @@
 //! of the command line ([`CLI_CRATES`]). `Cargo.toml` must make those crates
 //! optional dependencies reached only through the `cli` feature, so the
 //! library built with `--no-default-features` has none of them.
+//!
+//! docs/architecture.md draws the same layers and names places in the
+//! code; the last tests hold it to the code.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -567,4 +570,162 @@ fn a_cli_crate_the_library_keeps_is_caught() {
         dependency_problems(&metadata(true, off)),
         ["`cli` is not a default feature"]
     );
+}
+
+/// docs/architecture.md.
+fn architecture_page() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+        .expect("docs/architecture.md")
+}
+
+/// The rows of the Markdown table under `heading`, as cells.
+fn table_rows(page: &str, heading: &str) -> Vec<Vec<String>> {
+    page.lines()
+        .skip_while(|l| l.trim() != heading)
+        .skip(1)
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The `code` spans of a text.
+fn code_spans(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn the_architecture_page_draws_these_layers() {
+    let rows = table_rows(&architecture_page(), "## Layers");
+    let drawn: Vec<Vec<&str>> = rows.iter().map(|r| code_spans(&r[1])).collect();
+    let numbers: Vec<String> = rows.iter().map(|r| r[0].clone()).collect();
+    let expected: Vec<Vec<&str>> = LAYERS.iter().map(|l| l.to_vec()).collect();
+    assert_eq!(drawn, expected);
+    let counted: Vec<String> = (1..=LAYERS.len()).map(|n| n.to_string()).collect();
+    assert_eq!(numbers, counted);
+}
+
+/// Whether `name` is defined in the Rust text (a function, type, constant,
+/// static, module or macro) or re-exported by it.
+fn defines(text: &str, name: &str) -> bool {
+    let code = code_only(text);
+    let tokens = tokens(&code);
+    tokens.windows(2).any(|w| match (&w[0].0, &w[1].0) {
+        (Token::Word(kind), Token::Word(n)) => {
+            *n == name
+                && [
+                    "fn", "struct", "enum", "trait", "type", "const", "static", "mod", "as",
+                ]
+                .contains(kind)
+        }
+        (Token::Path, Token::Word(n)) => *n == name && code.contains("pub use"),
+        (Token::Punct('!'), Token::Word(n)) => *n == name,
+        (Token::Punct('{') | Token::Punct(','), Token::Word(n)) => {
+            *n == name && code.contains("pub use")
+        }
+        _ => false,
+    })
+}
+
+/// The text of every `.rs` file under `path` (a file or a folder).
+fn texts_under(path: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    if path.is_dir() {
+        rust_files(path, &mut files);
+    } else {
+        files.push(path.to_path_buf());
+    }
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("a readable source file"))
+        .collect()
+}
+
+/// Why a Rust path the page names (`scenario::game::Game::play_step`) is
+/// not in the code: its modules are followed as files and folders of
+/// `src/`, then each remaining name must be defined below the last one.
+fn missing_item(path: &str) -> Option<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let path = path.strip_prefix("constree::").unwrap_or(path);
+    let mut segments = path.split("::").peekable();
+    let mut at = src.clone();
+    while let Some(&segment) = segments.peek() {
+        let folder = at.join(segment);
+        let file = at.join(format!("{segment}.rs"));
+        if folder.is_dir() {
+            at = folder;
+        } else if file.is_file() {
+            at = file;
+        } else {
+            break;
+        }
+        segments.next();
+    }
+    if at == src {
+        return Some(format!("`{path}`: no module of src/ starts it"));
+    }
+    let texts = texts_under(&at);
+    segments
+        .find(|name| !texts.iter().any(|t| defines(t, name)))
+        .map(|name| format!("`{path}`: nothing named `{name}` in {}", at.display()))
+}
+
+#[test]
+fn the_architecture_page_names_only_what_exists() {
+    let page = architecture_page();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for span in code_spans(&page) {
+        let first = span.split("::").next().unwrap_or_default();
+        if ["src/", "tests/", "docs/"]
+            .iter()
+            .any(|p| span.starts_with(p))
+        {
+            if !root.join(span).exists() {
+                problems.push(format!("`{span}`: no such file"));
+            }
+        } else if span.contains("::")
+            && !span.contains(' ')
+            && (layer(first).is_some() || first == "constree")
+        {
+            problems.extend(missing_item(span));
+        }
+    }
+    // Each row: its item is defined in its file, and every other name in
+    // the row is in one of the Rust files the row names.
+    for row in table_rows(&page, "## Where things are added") {
+        let spans: Vec<&str> = row[1..].iter().flat_map(|c| code_spans(c)).collect();
+        let texts: Vec<String> = spans
+            .iter()
+            .filter(|s| s.ends_with(".rs"))
+            .map(|f| code_only(&std::fs::read_to_string(root.join(f)).unwrap_or_default()))
+            .collect();
+        let item = code_spans(&row[2])[0].trim_end_matches('!');
+        if !defines(&texts[0], item) {
+            problems.push(format!("`{item}` is not defined in {}", spans[0]));
+        }
+        let word = |s: &str| s.chars().all(|c| c.is_alphanumeric() || c == '_');
+        for name in spans.iter().filter(|s| word(s)) {
+            if !texts.iter().any(|t| t.contains(name)) {
+                problems.push(format!("`{name}` is in none of the files of its row"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_name_the_code_lacks_is_caught() {
+    assert_eq!(missing_item("scenario::game::Game::play_step"), None);
+    assert_eq!(missing_item("world::update_with"), None);
+    assert!(missing_item("scenario::game::Game::fly").is_some());
+    assert!(missing_item("nowhere::thing").is_some());
+    assert!(defines("macro_rules! codes {}", "codes"));
+    assert!(!defines("// fn ghost() {}\nfn real() {}", "ghost"));
 }
