@@ -38,7 +38,7 @@ pub mod shard;
 use super::game::score_players;
 use super::random::SplitMix64;
 use super::replay::Replay;
-use super::{Placement, Player, Scenario, Scoring};
+use super::{OverCap, Placement, Player, Scenario, Scoring};
 use crate::encoding::Encode;
 use crate::image::Image;
 use crate::image::format::{from_json, to_json};
@@ -494,31 +494,61 @@ fn position_value((x, y): Position) -> toml::Value {
     toml::Value::Array(vec![x.into(), y.into()])
 }
 
+/// Why a player's image cannot play in a tournament.
+#[derive(Debug, thiserror::Error)]
+enum PlayerError {
+    /// A register limit over the scenario's cap.
+    #[error("{0}")]
+    OverCap(OverCap),
+    /// Initial contents that do not fit their register's limit.
+    #[error("register {index} (`{name}`) holds {size} conses, which do not fit its limit {limit}")]
+    Contents {
+        /// The register.
+        index: usize,
+        /// Its name.
+        name: String,
+        /// The conses it holds.
+        size: u64,
+        /// Its limit.
+        limit: i64,
+    },
+    /// A `seed` register too small for the player's number.
+    #[error(
+        "register {index} (`{SEED_REGISTER}`) receives a {SEED_BITS}-bit number every round: its limit must be at least {SEED_CONSES}, not {limit}"
+    )]
+    Seed {
+        /// The register.
+        index: usize,
+        /// Its limit.
+        limit: i64,
+    },
+}
+
 /// A player's image against the scenario's caps; contents that fit; a
 /// `seed` register that can hold its number.
-fn check_player(scenario: &Scenario, player: &Entrant) -> Result<(), String> {
+fn check_player(scenario: &Scenario, player: &Entrant) -> Result<(), PlayerError> {
     for (i, r) in player.image.registers.iter().enumerate() {
         let what = format!("register {i} (`{}`)'s limit", r.name);
         scenario
             .limits
             .check_register(&what, r.limit)
-            .map_err(|e| e.to_string())?;
+            .map_err(PlayerError::OverCap)?;
         if !(r.contents.is_nil() || r.contents.fits(r.limit)) {
-            return Err(format!(
-                "register {i} (`{}`) holds {} conses, which do not fit its limit {}",
-                r.name,
-                r.contents.size(),
-                r.limit
-            ));
+            return Err(PlayerError::Contents {
+                index: i,
+                name: r.name.clone(),
+                size: r.contents.size(),
+                limit: r.limit,
+            });
         }
     }
     if let Some(k) = player.image.register(SEED_REGISTER)
         && player.image.registers[k].limit < SEED_CONSES
     {
-        return Err(format!(
-            "register {k} (`{SEED_REGISTER}`) receives a {SEED_BITS}-bit number every round: its limit must be at least {SEED_CONSES}, not {}",
-            player.image.registers[k].limit
-        ));
+        return Err(PlayerError::Seed {
+            index: k,
+            limit: player.image.registers[k].limit,
+        });
     }
     Ok(())
 }

@@ -31,10 +31,92 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// Why a shard's name, or a shard's results, do not hold together.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// A `--shard` that is not `K/N` (the text).
+    #[error("{0:?} is not K/N (shard K of N, as in 2/5)")]
+    Malformed(String),
+    /// A `--shard` whose N is 0 or over [`MAX_SHARDS`] (the text).
+    #[error("{0:?}: N must be 1 to {MAX_SHARDS}")]
+    Count(String),
+    /// A `--shard` whose K is 0 or over N.
+    #[error("{text:?}: K must be 1 to N ({count})")]
+    Index {
+        /// The text.
+        text: String,
+        /// N.
+        count: usize,
+    },
+    /// Results whose shard is not K/N with 1 <= K <= N <= [`MAX_SHARDS`].
+    #[error("shard {index}/{count}: a shard is K/N with 1 <= K <= N <= {MAX_SHARDS}")]
+    BadShard {
+        /// K.
+        index: usize,
+        /// N.
+        count: usize,
+    },
+    /// Results of a tournament of 0 or over [`MAX_ROUNDS`] rounds.
+    #[error("{0} rounds: a tournament plays 1 to {MAX_ROUNDS} rounds")]
+    Rounds(usize),
+    /// Results of a tournament without players.
+    #[error("a tournament has at least one player")]
+    NoPlayers,
+    /// Results that hold other rounds than the shard's share.
+    #[error(
+        "shard {shard} of a {rounds}-round tournament plays {}, but its results hold {} round{} ({})",
+        share(.shard.rounds(*.rounds)),
+        .found.len(),
+        if .found.len() == 1 { "" } else { "s" },
+        summary(.found)
+    )]
+    Share {
+        /// The shard.
+        shard: Shard,
+        /// The tournament's rounds.
+        rounds: usize,
+        /// The rounds the results hold.
+        found: Vec<usize>,
+    },
+    /// A round whose seed is not the tournament's seed's.
+    #[error(
+        "round {round} has the seed {seed}, but the tournament's seed {tournament} gives it {expected}"
+    )]
+    Seed {
+        /// The round.
+        round: usize,
+        /// Its seed.
+        seed: u64,
+        /// The tournament's seed.
+        tournament: u64,
+        /// The round's seed by the tournament's.
+        expected: u64,
+    },
+    /// A round with other players than the tournament's.
+    #[error("round {round} lists the players {players:?}, not the tournament's {expected:?}")]
+    Players {
+        /// The round.
+        round: usize,
+        /// Its players.
+        players: Vec<String>,
+        /// The tournament's.
+        expected: Vec<String>,
+    },
+}
+
+/// A shard's share of rounds in words.
+fn share(rounds: RangeInclusive<usize>) -> String {
+    if rounds.is_empty() {
+        "no rounds".to_string()
+    } else {
+        format!("rounds {} to {}", rounds.start(), rounds.end())
+    }
+}
+
 impl Shard {
     /// Reads `K/N` (1 <= K <= N <= [`MAX_SHARDS`]).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let malformed = || format!("{text:?} is not K/N (shard K of N, as in 2/5)");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let malformed = || ShardError::Malformed(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(malformed)?;
         let number = |s: &str| {
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
@@ -44,10 +126,13 @@ impl Shard {
         };
         let (index, count) = (number(k)?, number(n)?);
         if count == 0 || count > MAX_SHARDS {
-            return Err(format!("{text:?}: N must be 1 to {MAX_SHARDS}"));
+            return Err(ShardError::Count(text.to_string()));
         }
         if index == 0 || index > count {
-            return Err(format!("{text:?}: K must be 1 to N ({count})"));
+            return Err(ShardError::Index {
+                text: text.to_string(),
+                count,
+            });
         }
         Ok(Shard { index, count })
     }
@@ -168,60 +253,51 @@ pub fn merge(shards: &[(String, Outcome)]) -> Result<Outcome, TournamentError> {
 }
 
 /// A shard's description on its own.
-fn check_info(info: &ShardInfo) -> Result<(), String> {
+fn check_info(info: &ShardInfo) -> Result<(), ShardError> {
     if info.count == 0 || info.count > MAX_SHARDS || info.index == 0 || info.index > info.count {
-        return Err(format!(
-            "shard {}/{}: a shard is K/N with 1 <= K <= N <= {MAX_SHARDS}",
-            info.index, info.count
-        ));
+        return Err(ShardError::BadShard {
+            index: info.index,
+            count: info.count,
+        });
     }
     if info.rounds == 0 || info.rounds > MAX_ROUNDS {
-        return Err(format!(
-            "{} rounds: a tournament plays 1 to {MAX_ROUNDS} rounds",
-            info.rounds
-        ));
+        return Err(ShardError::Rounds(info.rounds));
     }
     if info.players.is_empty() {
-        return Err("a tournament has at least one player".into());
+        return Err(ShardError::NoPlayers);
     }
     Ok(())
 }
 
 /// A shard's rounds are its share, in order, with the tournament's seeds
 /// and players.
-fn check_rounds(outcome: &Outcome, info: &ShardInfo) -> Result<(), String> {
-    let share = info.shard().rounds(info.rounds);
-    let expected: Vec<usize> = share.clone().collect();
+fn check_rounds(outcome: &Outcome, info: &ShardInfo) -> Result<(), ShardError> {
+    let expected: Vec<usize> = info.shard().rounds(info.rounds).collect();
     let found: Vec<usize> = outcome.rounds.iter().map(|r| r.round).collect();
     if found != expected {
-        let share = if share.is_empty() {
-            "no rounds".to_string()
-        } else {
-            format!("rounds {} to {}", share.start(), share.end())
-        };
-        return Err(format!(
-            "shard {} of a {}-round tournament plays {share}, but its results hold {} round{} ({})",
-            info.shard(),
-            info.rounds,
-            found.len(),
-            if found.len() == 1 { "" } else { "s" },
-            summary(&found)
-        ));
+        return Err(ShardError::Share {
+            shard: info.shard(),
+            rounds: info.rounds,
+            found,
+        });
     }
     for round in &outcome.rounds {
         let seed = round_seed(outcome.seed, round.round);
         if round.seed != seed {
-            return Err(format!(
-                "round {} has the seed {}, but the tournament's seed {} gives it {seed}",
-                round.round, round.seed, outcome.seed
-            ));
+            return Err(ShardError::Seed {
+                round: round.round,
+                seed: round.seed,
+                tournament: outcome.seed,
+                expected: seed,
+            });
         }
-        let players: Vec<&str> = round.players.iter().map(|p| p.player.as_str()).collect();
+        let players: Vec<String> = round.players.iter().map(|p| p.player.clone()).collect();
         if players != info.players {
-            return Err(format!(
-                "round {} lists the players {players:?}, not the tournament's {:?}",
-                round.round, info.players
-            ));
+            return Err(ShardError::Players {
+                round: round.round,
+                players,
+                expected: info.players.clone(),
+            });
         }
     }
     Ok(())
@@ -275,6 +351,7 @@ mod tests {
         assert!(
             Shard::parse("1/1000001")
                 .unwrap_err()
+                .to_string()
                 .contains("1 to 1000000")
         );
     }
