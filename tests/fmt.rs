@@ -14,7 +14,7 @@ mod semantics_gen;
 
 use constree::asm::lexer;
 use constree::asm::source::{
-    DiskLoader, FileId, Loader, MemoryLoader, ModulePath, SourceFile, Span,
+    DiskLoader, FileId, LoadError, Loader, MemoryLoader, ModulePath, SourceFile, Span,
 };
 use constree::asm::{Assembly, assemble};
 use hostile_common::{Scratch, run_capped, snapshot};
@@ -218,7 +218,7 @@ struct Disk {
 }
 
 impl Loader for Disk {
-    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, String> {
+    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, LoadError> {
         let stdlib = Path::new(env!("CARGO_MANIFEST_DIR")).join("stdlib");
         let file = DiskLoader::new(Some(stdlib)).load(module, from)?;
         if !self.formatting {
