@@ -321,7 +321,7 @@ impl Resolver<'_> {
                 continue;
             };
             let register = |r: &mut Self, n: &Ident| match r.names.get(&n.name()) {
-                Some(Symbol::Register(i)) => Some(*i),
+                Some(Symbol::Register(i)) => Some(*i as usize),
                 _ => {
                     r.diagnostics.push(
                         Diagnostic::error(
