@@ -62,7 +62,7 @@ impl Resolver<'_> {
         )
         .label("not defined")
         .expanded_from(&chain.sites());
-        if let Some(usage) = crate::asm::eval::usage(&n.text) {
+        if let Some(usage) = crate::asm::constructors::usage(&n.text) {
             return d.help(format!("`{n}` needs its arguments: {usage}"));
         }
         if let Some(s) = self.similar(&n.text) {
