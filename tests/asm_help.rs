@@ -115,3 +115,28 @@ fn every_kind_of_diagnostic_says_what_to_do_next() {
         .collect();
     assert!(missing.is_empty(), "no program shows {missing:?}");
 }
+
+#[test]
+fn the_operands_e0403_suggests_assemble() {
+    // E0403's help shows `#` and `@` where they belong: each example in
+    // backquotes, put in a program, assembles (`load r, #5` once did not:
+    // `load` puts its own `#` in front).
+    let help = Code::E0403.help();
+    let examples: Vec<&str> = help.split('`').skip(1).step_by(2).collect();
+    let operands: Vec<&&str> = examples.iter().filter(|e| e.contains(' ')).collect();
+    assert!(!operands.is_empty(), "no example in {help:?}");
+    for example in operands {
+        let source = format!("use std/control\nreg r\nmain:\n    {example}\n    halt\n");
+        let loader = MemoryLoader::default().with("main.cta", &source);
+        let assembly = assemble_file(&loader, Path::new("main.cta"));
+        assert!(
+            assembly.image.is_some(),
+            "`{example}` does not assemble: {:?}",
+            assembly
+                .diagnostics
+                .iter()
+                .map(|d| &d.message)
+                .collect::<Vec<_>>()
+        );
+    }
+}

@@ -302,3 +302,131 @@ fn an_embedded_program_is_a_memory() {
         Some(expected)
     );
 }
+
+/// A value of the kind each argument word of a usage text stands for.
+fn example_argument(word: &str) -> &'static str {
+    match word {
+        "DIRECTION" => "N",
+        "INDEX" | "TYPE" => "1",
+        "WEIGHT" => "2",
+        "STRENGTH" => "3",
+        "SPEED" => "4",
+        "LIMIT" => "5",
+        "VALUE" => "7",
+        "MEMORY" => "[]",
+        "CONTENTS" | "FRONT" | "BACK" => "nil",
+        "COLOUR" => "Red",
+        "FRAME" => "(Frame Red 3)",
+        "PROCESSOR" => "(Processor 4)",
+        "REGISTER" => "(Register 5 nil)",
+        "ITEM" => "Shield",
+        "ROBOT" => "(Robot (Frame Red 3) [])",
+        "R" | "A" | "B" | "C" => "0",
+        "LABEL" => "main",
+        "NAME" => "x",
+        other => panic!("no example for the argument `{other}`: add one here"),
+    }
+}
+
+/// A usage text with an example in place of each argument word (a word in
+/// capitals); `[X, ...]` becomes `[X]`.
+fn example_of(usage: &str) -> String {
+    let usage = usage.replace(", ...]", "]");
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in usage.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase()) {
+            out.push_str(example_argument(&word));
+        } else {
+            out.push_str(&word);
+        }
+        word.clear();
+        out.push(c);
+    }
+    out.trim_end().to_string()
+}
+
+/// The arguments a usage text shows: words after the name outside
+/// brackets, or the items of a call's parentheses.
+fn arguments_shown(usage: &str, name: &str) -> usize {
+    let rest = &usage[name.len()..];
+    if let Some(inner) = rest.strip_prefix('(') {
+        return inner.trim_end_matches(')').split(", ").count();
+    }
+    let (mut count, mut depth, mut in_word) = (0, 0, false);
+    for c in rest.chars() {
+        match c {
+            '[' | '(' => {
+                if depth == 0 {
+                    count += 1;
+                }
+                depth += 1;
+            }
+            ']' | ')' => depth -= 1,
+            ' ' => in_word = false,
+            _ if depth == 0 && !in_word => {
+                in_word = true;
+                count += 1;
+            }
+            _ => {}
+        }
+    }
+    count
+}
+
+#[test]
+fn every_constructor_is_written_as_its_usage_says() {
+    // The usage text of each entry of the table shows as many arguments as
+    // the entry takes, and with an example of each it assembles.
+    let loader = MemoryLoader::default().with("program.cta", "main:\n    nilify out\n");
+    for c in constree::asm::constructors::CONSTRUCTORS {
+        assert!(c.usage.starts_with(c.name), "{}: {}", c.name, c.usage);
+        assert_eq!(arguments_shown(c.usage, c.name), c.arity, "{}", c.usage);
+        let example = example_of(c.usage);
+        let source = format!("reg x\nreg v auto = {example}\nmain:\n    nilify x\n");
+        let assembly = assemble(
+            &loader,
+            SourceFile::new("usage.cta".into(), Some("usage.cta".into()), source),
+        );
+        assert!(
+            assembly.image.is_some(),
+            "`{example}` (from `{}`) does not assemble: {:?}",
+            c.usage,
+            assembly
+                .diagnostics
+                .iter()
+                .map(|d| &d.message)
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn docs_list_every_constructor() {
+    // docs/language.md holds the table generated from the constructors'
+    // (`CONSTREE_BLESS=1 cargo test --release --test asm_literals` writes it).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md");
+    let docs = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = (
+        "<!-- constructors: generated -->\n",
+        "<!-- constructors: end -->\n",
+    );
+    let start = docs.find(begin).expect("the begin marker") + begin.len();
+    let stop = docs.find(end).expect("the end marker");
+    let table = constree::asm::constructors::markdown_table();
+    if docs[start..stop] != table {
+        if std::env::var_os("CONSTREE_BLESS").is_some() {
+            let written = format!("{}{table}{}", &docs[..start], &docs[stop..]);
+            std::fs::write(&path, written).unwrap();
+        } else {
+            panic!(
+                "docs/language.md's table of constructors is out of date: \
+                 CONSTREE_BLESS=1 cargo test --release --test asm_literals writes it"
+            );
+        }
+    }
+}

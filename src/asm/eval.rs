@@ -289,28 +289,16 @@ pub fn builtin_names() -> Vec<String> {
     let values = [
         "true", "false", "nil", "none", "Pass", "Shield", "Created", "Passed", "Invalid",
     ];
-    let constructors = [
-        "Move",
-        "Lift",
-        "Drop",
-        "Inspect",
-        "Destroy",
-        "Build",
-        "Cargo",
-        "Frame",
-        "Processor",
-        "Register",
-        "FramePart",
-        "ProcessorPart",
-        "RegisterPart",
-        "Robot",
-        "some",
-    ];
     Direction::ALL
         .iter()
         .map(|d| d.name().to_string())
         .chain(Color::ALL.iter().map(|c| format!("{c:?}")))
-        .chain(values.iter().chain(&constructors).map(|s| s.to_string()))
+        .chain(values.iter().map(|s| s.to_string()))
+        .chain(
+            super::constructors::CONSTRUCTORS
+                .iter()
+                .map(|c| c.name.to_string()),
+        )
         .collect()
 }
 
@@ -415,7 +403,7 @@ fn eval_name(name: &Name, span: Span, env: &Env<'_>) -> EvalResult {
         )
         .label("a register (or a label's code register)"));
     }
-    if let Some(usage) = usage(&name.text) {
+    if let Some(usage) = super::constructors::usage(&name.text) {
         return Err(
             Diagnostic::error(Code::E0410, span, format!("`{name}` needs arguments"))
                 .label("given none")
@@ -663,12 +651,17 @@ fn shift_right(x: i64, s: i64) -> i64 {
     x >> s.min(63)
 }
 
-/// The arguments of an application, checked by kind.
-struct Args<'e, 'a> {
-    head: &'e Ident,
-    args: &'e [Expr],
-    span: Span,
-    env: &'e Env<'a>,
+/// The arguments of an application, checked by kind (what a
+/// [`super::constructors::Constructor`] builds its value from).
+pub(super) struct Args<'e, 'a> {
+    /// The constructor's name, as written.
+    pub(super) head: &'e Ident,
+    /// The arguments.
+    pub(super) args: &'e [Expr],
+    /// The whole application.
+    pub(super) span: Span,
+    /// What names mean.
+    pub(super) env: &'e Env<'a>,
 }
 
 impl Args<'_, '_> {
@@ -687,31 +680,31 @@ impl Args<'_, '_> {
             ),
         )
         .label("here");
-        Err(match usage(&self.head.text) {
+        Err(match super::constructors::usage(&self.head.text) {
             Some(usage) => d.help(usage),
             None => d,
         })
     }
 
-    fn value(&self, k: usize) -> EvalResult {
+    pub(super) fn value(&self, k: usize) -> EvalResult {
         eval(&self.args[k], self.env)
     }
 
-    fn span(&self, k: usize) -> Span {
+    pub(super) fn span(&self, k: usize) -> Span {
         self.args[k].span
     }
 
-    fn int(&self, k: usize) -> Result<i64, Diagnostic> {
+    pub(super) fn int(&self, k: usize) -> Result<i64, Diagnostic> {
         expect_int(&self.value(k)?, self.span(k))
     }
 
-    fn tree(&self, k: usize) -> Result<Tree, Diagnostic> {
+    pub(super) fn tree(&self, k: usize) -> Result<Tree, Diagnostic> {
         let v = self.value(k)?;
         v.encode()
             .map_err(|m| Diagnostic::error(Code::E0411, self.span(k), m).label("cannot be encoded"))
     }
 
-    fn direction(&self, k: usize) -> Result<Direction, Diagnostic> {
+    pub(super) fn direction(&self, k: usize) -> Result<Direction, Diagnostic> {
         match self.value(k)? {
             Value::Direction(d) => Ok(d),
             Value::Int(n) => Direction::from_index(n).ok_or_else(|| {
@@ -726,7 +719,7 @@ impl Args<'_, '_> {
         }
     }
 
-    fn color(&self, k: usize) -> Result<Color, Diagnostic> {
+    pub(super) fn color(&self, k: usize) -> Result<Color, Diagnostic> {
         match self.value(k)? {
             Value::Color(c) => Ok(c),
             other => Err(type_error(
@@ -737,7 +730,7 @@ impl Args<'_, '_> {
         }
     }
 
-    fn frame(&self, k: usize) -> Result<Frame, Diagnostic> {
+    pub(super) fn frame(&self, k: usize) -> Result<Frame, Diagnostic> {
         match self.value(k)? {
             Value::Frame(f) => Ok(f),
             other => Err(type_error(
@@ -748,7 +741,7 @@ impl Args<'_, '_> {
         }
     }
 
-    fn processor(&self, k: usize) -> Result<Processor, Diagnostic> {
+    pub(super) fn processor(&self, k: usize) -> Result<Processor, Diagnostic> {
         match self.value(k)? {
             Value::Processor(p) => Ok(p),
             Value::Int(speed) => Ok(Processor { speed }),
@@ -760,7 +753,7 @@ impl Args<'_, '_> {
         }
     }
 
-    fn register(&self, k: usize) -> Result<Register, Diagnostic> {
+    pub(super) fn register(&self, k: usize) -> Result<Register, Diagnostic> {
         match self.value(k)? {
             Value::Register(r) => Ok(r),
             other => Err(type_error(
@@ -771,11 +764,11 @@ impl Args<'_, '_> {
         }
     }
 
-    fn item(&self, k: usize) -> Result<Item, Diagnostic> {
+    pub(super) fn item(&self, k: usize) -> Result<Item, Diagnostic> {
         to_item(self.value(k)?, self.span(k))
     }
 
-    fn ints(&self, k: usize) -> Result<Vec<i64>, Diagnostic> {
+    pub(super) fn ints(&self, k: usize) -> Result<Vec<i64>, Diagnostic> {
         match self.value(k)? {
             Value::List(items, None) => items.iter().map(|v| expect_int(v, self.span(k))).collect(),
             Value::Tree(t) if t.is_nil() => Ok(Vec::new()),
@@ -783,11 +776,11 @@ impl Args<'_, '_> {
         }
     }
 
-    fn memory(&self, k: usize) -> Result<Memory, Diagnostic> {
+    pub(super) fn memory(&self, k: usize) -> Result<Memory, Diagnostic> {
         to_memory(self.value(k)?, self.span(k))
     }
 
-    fn items(&self, k: usize) -> Result<Vec<Item>, Diagnostic> {
+    pub(super) fn items(&self, k: usize) -> Result<Vec<Item>, Diagnostic> {
         match self.value(k)? {
             Value::List(items, None) => items
                 .iter()
@@ -798,7 +791,7 @@ impl Args<'_, '_> {
         }
     }
 
-    fn robot(&self, k: usize) -> Result<Robot, Diagnostic> {
+    pub(super) fn robot(&self, k: usize) -> Result<Robot, Diagnostic> {
         match self.value(k)? {
             Value::Robot(r) => Ok(r),
             other => Err(type_error(
@@ -811,7 +804,7 @@ impl Args<'_, '_> {
 
     /// A register operand of an instruction constructor: a register or
     /// label name (its number), a number, or `@` and a number.
-    fn register_index(&self, k: usize) -> Result<i64, Diagnostic> {
+    pub(super) fn register_index(&self, k: usize) -> Result<i64, Diagnostic> {
         if let Some(name) = self.args[k].as_name()
             && let Some(index) = self.env.registers.and_then(|r| r(name))
         {
@@ -823,11 +816,20 @@ impl Args<'_, '_> {
         self.int(k)
     }
 
-    fn string(&self, k: usize) -> Result<String, Diagnostic> {
+    pub(super) fn string(&self, k: usize) -> Result<String, Diagnostic> {
         match self.value(k)? {
             Value::Str(s) => Ok(s),
             other => Err(type_error(self.span(k), "a string", &other)),
         }
+    }
+
+    /// Arguments 0, 1 and 2 as register numbers.
+    pub(super) fn register_indices(&self) -> Result<(i64, i64, i64), Diagnostic> {
+        Ok((
+            self.register_index(0)?,
+            self.register_index(1)?,
+            self.register_index(2)?,
+        ))
     }
 }
 
@@ -864,50 +866,35 @@ fn to_memory(v: Value, span: Span) -> Result<Memory, Diagnostic> {
     }
 }
 
-/// How a constructor or built-in is written, for messages.
-pub fn usage(head: &str) -> Option<String> {
-    let text = match head {
-        "Move" => "Move DIRECTION",
-        "Lift" | "Drop" | "Inspect" | "Destroy" => "Lift INDEX (likewise Drop, Inspect, Destroy)",
-        "Build" => "Build [INDEX, ...] MEMORY",
-        "Cargo" => "Cargo TYPE WEIGHT",
-        "Frame" => "Frame COLOUR STRENGTH",
-        "Processor" => "Processor SPEED",
-        "Register" => "Register LIMIT CONTENTS",
-        "FramePart" | "ProcessorPart" | "RegisterPart" => {
-            "FramePart (Frame ...), ProcessorPart (Processor ...), RegisterPart (Register ...)"
-        }
-        "Nilify" => "Nilify R",
-        "Construct" | "Deconstruct" | "CopyIfNil" => {
-            "Construct A B C (likewise Deconstruct, CopyIfNil)"
-        }
-        "Robot" => "Robot FRAME [ITEM, ...]",
-        "some" => "some VALUE",
-        "cons" => "cons(FRONT, BACK)",
-        "bits" => "bits(\"1100...\")",
-        "image" => "image(\"program.cta\")",
-        "code" => "code(LABEL)",
-        "size" => "size(VALUE)",
-        "index" => "index(REGISTER)",
-        _ => return None,
-    };
-    Some(format!("write it `{text}`"))
-}
-
-/// `head args...`: constructors of the report's types and built-ins.
+/// `head args...`: constructors of the report's types and built-ins (see
+/// [`super::constructors::CONSTRUCTORS`]).
 fn apply(head: &Ident, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
+    if head.text.is_empty() {
+        return Err(Diagnostic::error(
+            Code::E0416,
+            span,
+            "only a constructor or built-in can be applied to arguments",
+        )
+        .label("this is not a name"));
+    }
+    // A macro's local label is never a constructor.
+    let found = if head.scope.is_root() {
+        super::constructors::find(&head.text)
+    } else {
+        None
+    };
+    let Some(constructor) = found else {
+        return Err(not_a_constructor(head, env));
+    };
     // Built-ins take one argument, which may be a tuple: cons(a, b).
     let unpacked: Vec<Expr>;
-    let args = match (&*head.text, args) {
-        (
-            "cons",
-            [
-                Expr {
-                    kind: ExprKind::Tuple(items),
-                    ..
-                },
-            ],
-        ) => {
+    let args = match args {
+        [
+            Expr {
+                kind: ExprKind::Tuple(items),
+                ..
+            },
+        ] if constructor.builtin && constructor.arity > 1 => {
             unpacked = items.clone();
             &unpacked[..]
         }
@@ -919,199 +906,26 @@ fn apply(head: &Ident, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
         span,
         env,
     };
-    let command = |c| Ok(Value::Command(c));
-    let action = |x| Ok(Value::Action(x));
-    let instruction = |i| Ok(Value::Instruction(i));
-    match &*head.text {
-        "Move" => a
-            .arity(1)
-            .and_then(|_| command(Command::Move(a.direction(0)?))),
-        "Lift" => a.arity(1).and_then(|_| command(Command::Lift(a.int(0)?))),
-        "Drop" => a.arity(1).and_then(|_| command(Command::Drop(a.int(0)?))),
-        "Inspect" => a
-            .arity(1)
-            .and_then(|_| command(Command::Inspect(a.int(0)?))),
-        "Destroy" => a
-            .arity(1)
-            .and_then(|_| command(Command::Destroy(a.int(0)?))),
-        "Build" => a
-            .arity(2)
-            .and_then(|_| command(Command::Build(a.ints(0)?, a.memory(1)?))),
-        "Cargo" => a
-            .arity(2)
-            .and_then(|_| Ok(Value::Item(Item::Cargo(a.int(0)?, a.int(1)?)))),
-        "Frame" => a.arity(2).and_then(|_| {
-            Ok(Value::Frame(Frame {
-                color: a.color(0)?,
-                strength: a.int(1)?,
-            }))
-        }),
-        "Processor" => a
-            .arity(1)
-            .and_then(|_| Ok(Value::Processor(Processor { speed: a.int(0)? }))),
-        "Register" => a
-            .arity(2)
-            .and_then(|_| Ok(Value::Register(Register::new(a.int(0)?, a.tree(1)?)))),
-        "FramePart" => a
-            .arity(1)
-            .and_then(|_| Ok(Value::Item(Item::FramePart(a.frame(0)?)))),
-        "ProcessorPart" => a
-            .arity(1)
-            .and_then(|_| Ok(Value::Item(Item::ProcessorPart(a.processor(0)?)))),
-        "RegisterPart" => a
-            .arity(1)
-            .and_then(|_| Ok(Value::Item(Item::RegisterPart(a.register(0)?)))),
-        "Nilify" => a
-            .arity(1)
-            .and_then(|_| instruction(Instruction::Nilify(a.register_index(0)?))),
-        "Construct" => a.arity(3).and_then(|_| {
-            instruction(Instruction::Construct(
-                a.register_index(0)?,
-                a.register_index(1)?,
-                a.register_index(2)?,
-            ))
-        }),
-        "Deconstruct" => a.arity(3).and_then(|_| {
-            instruction(Instruction::Deconstruct(
-                a.register_index(0)?,
-                a.register_index(1)?,
-                a.register_index(2)?,
-            ))
-        }),
-        "CopyIfNil" => a.arity(3).and_then(|_| {
-            instruction(Instruction::CopyIfNil(
-                a.register_index(0)?,
-                a.register_index(1)?,
-                a.register_index(2)?,
-            ))
-        }),
-        "MoveBlocked" => a
-            .arity(1)
-            .and_then(|_| action(Action::MoveBlocked(a.direction(0)?))),
-        "MovedOut" => a
-            .arity(1)
-            .and_then(|_| action(Action::MovedOut(a.direction(0)?))),
-        "MovedIn" => a
-            .arity(1)
-            .and_then(|_| action(Action::MovedIn(a.direction(0)?))),
-        "CannotFit" => a
-            .arity(1)
-            .and_then(|_| action(Action::CannotFit(a.int(0)?))),
-        "GrappledOver" => a
-            .arity(1)
-            .and_then(|_| action(Action::GrappledOver(a.int(0)?))),
-        "Lifted" => a.arity(1).and_then(|_| action(Action::Lifted(a.int(0)?))),
-        "Dropped" => a.arity(1).and_then(|_| action(Action::Dropped(a.item(0)?))),
-        "InspectTargetFled" => a
-            .arity(1)
-            .and_then(|_| action(Action::InspectTargetFled(a.int(0)?))),
-        "InspectBlocked" => a
-            .arity(1)
-            .and_then(|_| action(Action::InspectBlocked(a.int(0)?))),
-        "Inspected" => a
-            .arity(2)
-            .and_then(|_| action(Action::Inspected(a.int(0)?, a.robot(1)?))),
-        "DestroyTargetFled" => a
-            .arity(1)
-            .and_then(|_| action(Action::DestroyTargetFled(a.int(0)?))),
-        "DestroyBlocked" => a
-            .arity(1)
-            .and_then(|_| action(Action::DestroyBlocked(a.int(0)?))),
-        "Destroyed" => a
-            .arity(1)
-            .and_then(|_| action(Action::Destroyed(a.int(0)?))),
-        "BuildInterrupted" => a
-            .arity(1)
-            .and_then(|_| action(Action::BuildInterrupted(a.ints(0)?))),
-        "Built" => a
-            .arity(2)
-            .and_then(|_| action(Action::Built(a.ints(0)?, a.robot(1)?))),
-        "Robot" => a.arity(2).and_then(|_| {
-            Ok(Value::Robot(Robot {
-                frame: a.frame(0)?,
-                inventory: a.items(1)?,
-                processor: Processor { speed: 0 },
-                memory: Vec::new(),
-            }))
-        }),
-        "some" => a
-            .arity(1)
-            .and_then(|_| Ok(Value::Maybe(Some(Rc::new(a.value(0)?))))),
-        "cons" => a
-            .arity(2)
-            .and_then(|_| Ok(Value::Tree(Tree::cons(a.tree(0)?, a.tree(1)?)))),
-        "index" => a.arity(1).and_then(|_| {
-            let known = args[0]
-                .as_name()
-                .and_then(|n| env.registers.and_then(|r| r(n)));
-            known.map(Value::Int).ok_or_else(|| {
-                Diagnostic::error(
-                    Code::E0415,
-                    a.span(0),
-                    "index(...) takes a register or label name",
-                )
-                .label("not a register here")
-            })
-        }),
-        "size" => a
-            .arity(1)
-            .and_then(|_| Ok(Value::Int(a.tree(0)?.size().min(i64::MAX as u64) as i64))),
-        "bits" => a.arity(1).and_then(|_| {
-            let text = a.string(0)?;
-            Tree::from_bits(&text).map(Value::Tree).map_err(|e| {
-                Diagnostic::error(
-                    Code::E0413,
-                    a.span(0),
-                    format!("not a preorder bit string: {}", e.message),
-                )
-                .label(format!("at character {}", e.offset))
-                .note("`1` is Cons, followed by its front and back; `0` is Nil")
-            })
-        }),
-        "image" => a.arity(1).and_then(|_| {
-            let file = a.string(0)?;
-            let compile = env.image.ok_or_else(|| {
-                Diagnostic::error(Code::E0414, span, "image(...) cannot be used here")
-                    .label("not while expanding")
-            })?;
-            compile(&file, a.span(0)).map(Value::Memory)
-        }),
-        "code" => a.arity(1).and_then(|_| {
-            let Some(label) = args[0].as_name() else {
-                return Err(
-                    Diagnostic::error(Code::E0415, a.span(0), "code(...) takes a label")
-                        .label("not a label name"),
-                );
-            };
-            let code = env.code.ok_or_else(|| {
-                Diagnostic::error(Code::E0414, span, "code(...) cannot be used here")
-                    .label("not while expanding")
-            })?;
-            code(&Ident::new(label.clone(), a.span(0))).map(Value::Tree)
-        }),
-        "" => Err(Diagnostic::error(
-            Code::E0416,
-            span,
-            "only a constructor or built-in can be applied to arguments",
-        )
-        .label("this is not a name")),
-        other => {
-            let known = builtin_name(other).is_some() || env.consts.contains_key(&head.name());
-            let d = Diagnostic::error(
-                Code::E0417,
-                head.span,
-                format!("`{other}` cannot be applied to arguments"),
-            )
-            .label(if known {
-                "a value, not a constructor"
-            } else {
-                "not a constructor"
-            });
-            Err(if known {
-                d.help("to put values side by side, write a list [a, b] or a tuple (a, b)")
-            } else {
-                d.note("constructors: Move Lift Drop Inspect Destroy Build Cargo Frame Processor Register FramePart ProcessorPart RegisterPart Nilify Construct Deconstruct CopyIfNil Robot some and the actions; built-ins: cons bits image code size")
-            })
-        }
+    a.arity(constructor.arity)?;
+    constructor.build(&a)
+}
+
+/// E0417: a name applied to arguments that is no constructor.
+fn not_a_constructor(head: &Ident, env: &Env<'_>) -> Diagnostic {
+    let known = builtin(&head.name()).is_some() || env.consts.contains_key(&head.name());
+    let d = Diagnostic::error(
+        Code::E0417,
+        head.span,
+        format!("`{}` cannot be applied to arguments", head.text),
+    )
+    .label(if known {
+        "a value, not a constructor"
+    } else {
+        "not a constructor"
+    });
+    if known {
+        d.help("to put values side by side, write a list [a, b] or a tuple (a, b)")
+    } else {
+        d.note(super::constructors::note())
     }
 }

@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod calls;
 pub mod codegen;
+pub mod constructors;
 pub mod disasm;
 pub mod eval;
 pub mod fmt;

@@ -243,7 +243,7 @@ impl Code {
             Code::E0401 => "write a number from -2^63 to 2^63 - 1",
             Code::E0402 => "-(-2^63) does not fit 64 bits: negate a smaller number",
             Code::E0403 => {
-                "`#` and `@` belong in front of an instruction operand (`load r, #5`, `mov r, @4`); here, write the value itself"
+                "`#` and `@` belong in front of an instruction operand (`mov r, #5`, `mov r, @4`); here, write the value itself"
             }
             Code::E0404 => {
                 "define one of the constants of the chain by a value that does not use the others"

@@ -30,7 +30,7 @@ impl Resolver<'_> {
                             current.expect("checked")
                         };
                         current = Some(b);
-                        if self.declare(name, Symbol::Label(b)) {
+                        if self.declare(name, Symbol::label(b)) {
                             self.out.blocks[b].labels.push(name.clone());
                             self.out.labels.insert(name.name(), b);
                         }
@@ -99,7 +99,7 @@ impl Resolver<'_> {
     fn hand_block(&mut self, section: usize, item: &Item, name: &Ident) -> usize {
         let b = self.new_block(section, item.span, None);
         let register = match self.names.get(&name.name()) {
-            Some(Symbol::Register(r)) => *r,
+            Some(Symbol::Register(r)) => *r as usize,
             _ => usize::MAX,
         };
         if let Some(reg) = self.out.registers.get_mut(register) {
@@ -114,7 +114,7 @@ impl Resolver<'_> {
                     labels.push((l.clone(), offset));
                     // A label at the start may repeat the block's own name.
                     let own_name = offset == 0 && l.name() == name.name();
-                    if own_name || self.declare(l, Symbol::Label(b)) {
+                    if own_name || self.declare(l, Symbol::label(b)) {
                         self.out.labels.insert(l.name(), b);
                     }
                 }
@@ -254,7 +254,7 @@ impl Resolver<'_> {
                 continue;
             };
             let tail = match self.names.get(&name.name()) {
-                Some(Symbol::Register(r)) => Some((*r, name.span)),
+                Some(Symbol::Register(r)) => Some((*r as usize, name.span)),
                 _ => {
                     let d = Diagnostic::error(
                         Code::E0507,
@@ -290,8 +290,8 @@ impl Resolver<'_> {
                 if let Some(Some(Symbol::Label(t))) =
                     hand.tail_name.as_ref().map(|n| self.names.get(&n.name()))
                 {
-                    wanted[*t] = true;
-                    work.push(*t);
+                    wanted[*t as usize] = true;
+                    work.push(*t as usize);
                 }
             }
         }
@@ -307,8 +307,8 @@ impl Resolver<'_> {
             while let Some(e) = exprs.pop() {
                 walk_names(e, &mut |n| match self.names.get(n) {
                     Some(Symbol::Label(b)) => {
-                        wanted[*b] = true;
-                        work.push(*b);
+                        wanted[*b as usize] = true;
+                        work.push(*b as usize);
                     }
                     Some(Symbol::Const) => {
                         if let Some((name, (def, _))) = self.expansion.consts.get_key_value(n)
@@ -390,7 +390,7 @@ impl Resolver<'_> {
         for (i, reg) in self.out.registers.iter().enumerate() {
             if let Role::Code(b) = reg.role {
                 for l in &self.out.blocks[b].labels {
-                    self.names.insert(l.name(), Symbol::Register(i));
+                    self.names.insert(l.name(), Symbol::register(i));
                 }
             }
         }
@@ -398,7 +398,7 @@ impl Resolver<'_> {
             if let Some(hand) = &block.hand {
                 for (l, offset) in &hand.labels {
                     if *offset == 0 && hand.register != usize::MAX {
-                        self.names.insert(l.name(), Symbol::Register(hand.register));
+                        self.names.insert(l.name(), Symbol::register(hand.register));
                     }
                 }
             }

@@ -28,7 +28,7 @@ impl Resolver<'_> {
                 role: Role::Predeclared,
             });
             let index = self.out.registers.len() - 1;
-            self.names.insert(name, Symbol::Register(index));
+            self.names.insert(name, Symbol::register(index));
         }
         for name in self.expansion.consts.keys() {
             self.names.insert(name.clone(), Symbol::Const);
@@ -39,7 +39,7 @@ impl Resolver<'_> {
     fn defined_at(&self, name: &Name, symbol: Symbol) -> Option<Span> {
         match symbol {
             Symbol::Register(r) if r < 3 => None,
-            Symbol::Register(r) => self.out.registers.get(r)?.span,
+            Symbol::Register(r) => self.out.registers.get(r as usize)?.span,
             Symbol::Label(_) => self.label_spans.get(name).copied(),
             Symbol::Const => self.expansion.consts.get(name).map(|c| c.1),
         }
@@ -156,7 +156,7 @@ impl Resolver<'_> {
                 continue;
             }
             let k = self.out.registers.len() - 3;
-            if !self.declare(name, Symbol::Register(k + 3)) {
+            if !self.declare(name, Symbol::register(k + 3)) {
                 continue;
             }
             if let Some((i, span)) = index
@@ -193,7 +193,7 @@ impl Resolver<'_> {
                 continue;
             };
             let register = match self.names.get(&name.name()) {
-                Some(Symbol::Register(r)) => *r,
+                Some(Symbol::Register(r)) => *r as usize,
                 _ => {
                     let d = Diagnostic::error(
                         Code::E0515,
@@ -292,7 +292,7 @@ impl Resolver<'_> {
             if i as usize != k + 3
                 && let Some(symbol) = self.names.get_mut(&self.out.registers[k + 3].name)
             {
-                *symbol = Symbol::Register(i as usize);
+                *symbol = Symbol::Register(i);
             }
         }
         // Moves each register to its index: each swap puts one in its place.

@@ -30,15 +30,35 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::tree::{NodeTable, Tree};
 use std::collections::HashMap;
 
-/// What a name in the global namespace is.
+/// What a name in the global namespace is. Indices are `u32` so that the
+/// table of names costs 32 bytes a name (programs may declare millions);
+/// an assembly expands to far fewer than 2^32 statements
+/// ([`crate::limits::MAX_EXPANDED`]).
 #[derive(Debug, Clone, Copy)]
 enum Symbol {
     /// A register, by index.
-    Register(usize),
+    Register(u32),
     /// A label, by block.
-    Label(usize),
+    Label(u32),
     /// A constant.
     Const,
+}
+
+impl Symbol {
+    /// Register `index`.
+    fn register(index: usize) -> Symbol {
+        Symbol::Register(compact(index))
+    }
+
+    /// The label that starts block `block`.
+    fn label(block: usize) -> Symbol {
+        Symbol::Label(compact(block))
+    }
+}
+
+/// An index of a register or block, as [`Symbol`] keeps it.
+fn compact(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
 }
 
 struct Resolver<'e> {

@@ -62,7 +62,7 @@ impl Resolver<'_> {
         )
         .label("not defined")
         .expanded_from(&chain.sites());
-        if let Some(usage) = crate::asm::eval::usage(&n.text) {
+        if let Some(usage) = crate::asm::constructors::usage(&n.text) {
             return d.help(format!("`{n}` needs its arguments: {usage}"));
         }
         if let Some(s) = self.similar(&n.text) {
@@ -321,7 +321,7 @@ impl Resolver<'_> {
                 continue;
             };
             let register = |r: &mut Self, n: &Ident| match r.names.get(&n.name()) {
-                Some(Symbol::Register(i)) => Some(*i),
+                Some(Symbol::Register(i)) => Some(*i as usize),
                 _ => {
                     r.diagnostics.push(
                         Diagnostic::error(
