@@ -37,8 +37,9 @@ struct FormatProbe {
 /// wrong and where (line and column, the node table, or `value`), without
 /// naming the file.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    let shared = serde_json::from_str::<FormatProbe>(text)
-        .is_ok_and(|p| p.format.as_deref() == Some(SHARED_FORMAT));
+    let shared = may_name_format(text)
+        && serde_json::from_str::<FormatProbe>(text)
+            .is_ok_and(|p| p.format.as_deref() == Some(SHARED_FORMAT));
     if !shared {
         return serde_json::from_str(text).map_err(|e| e.to_string());
     }
@@ -53,6 +54,13 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     super::read_shared(&document.nodes, || serde_json::from_value(document.value))
         .map_err(|e| format!("bad node table: {e}"))?
         .map_err(|e| format!("in \"value\": {e}"))
+}
+
+/// Whether the text may have a `format` key: it has `"format"` or an
+/// escape (through which a key can be spelled otherwise). A text without
+/// either is read once, without probing it first.
+fn may_name_format(text: &str) -> bool {
+    text.contains("\"format\"") || text.as_bytes().contains(&b'\\')
 }
 
 /// Writes a value as compact JSON to `writer`, in the plain form or, with
