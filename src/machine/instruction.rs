@@ -55,26 +55,17 @@ impl Decode for Instruction {
 
 /// What [`Instruction::decode`] memoised in an instruction node, read
 /// without building the [`Instruction`]: its tag (0 `Nilify`, 1
-/// `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`), the largest of its
-/// operands, and its operands (`Nilify` has one, the others 0), each below
-/// 2^16. `None` when nothing valid is memoised (not decoded yet, invalid,
-/// or an operand out of that range).
+/// `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) and its operands (`Nilify`
+/// has one, the others 0), each below 2^20. `None` when nothing valid is
+/// memoised (not decoded yet, invalid, or an operand out of that range).
 #[inline(always)]
-pub(super) fn memoised(head: &Tree) -> Option<(u64, usize, [usize; 3])> {
+pub(super) fn memoised(head: &Tree) -> Option<(u64, [usize; 3])> {
     let word = head.memo()?.get();
     if word & 3 != 2 {
         return None;
     }
-    let operands = [
-        (word >> 16) as u16 as usize,
-        (word >> 32) as u16 as usize,
-        (word >> 48) as usize,
-    ];
-    let mut largest = ((word >> 4) & LARGEST_MASK) as usize;
-    if largest == LARGEST_MASK as usize {
-        largest = operands[0].max(operands[1]).max(operands[2]);
-    }
-    Some(((word >> 2) & 3, largest, operands))
+    let operand = |k: u32| ((word >> (4 + k * OPERAND_BITS)) & OPERAND_MASK) as usize;
+    Some(((word >> 2) & 3, [operand(0), operand(1), operand(2)]))
 }
 
 fn decode_uncached(tree: &Tree) -> Option<Instruction> {
@@ -92,20 +83,17 @@ fn decode_uncached(tree: &Tree) -> Option<Instruction> {
 /// The decode result as stored in a node's memo word.
 ///
 /// Layout: bits 0-1 state (0 unknown, 1 invalid, 2 valid), bits 2-3 the
-/// instruction tag, bits 4-15 the largest operand (4095 standing for any
-/// of 4095 and more), then three unsigned 16-bit operands. Instructions
-/// with a negative operand or one of 2^16 or more stay "unknown" and are
-/// decoded every time.
+/// instruction tag, then three unsigned 20-bit operands. Instructions with a
+/// negative operand or one of 2^20 or more stay "unknown" and are decoded
+/// every time.
 enum Memo {
     Unknown,
     Invalid,
     Valid(Instruction),
 }
 
-/// The largest operand a memo word holds.
-const OPERAND_MAX: i64 = u16::MAX as i64;
-/// The field of the largest operand (12 bits).
-const LARGEST_MASK: u64 = (1 << 12) - 1;
+const OPERAND_BITS: u32 = 20;
+const OPERAND_MASK: u64 = (1 << OPERAND_BITS) - 1;
 
 impl Memo {
     #[inline(always)]
@@ -113,7 +101,9 @@ impl Memo {
         match word & 3 {
             1 => Memo::Invalid,
             2 => {
-                let [a, b, c] = [16, 32, 48].map(|shift| (word >> shift) as u16 as i64);
+                let a = ((word >> 4) & OPERAND_MASK) as i64;
+                let b = ((word >> (4 + OPERAND_BITS)) & OPERAND_MASK) as i64;
+                let c = (word >> (4 + 2 * OPERAND_BITS)) as i64;
                 Memo::Valid(match (word >> 2) & 3 {
                     0 => Instruction::Nilify(a),
                     1 => Instruction::Construct(a, b, c),
@@ -135,19 +125,17 @@ impl Memo {
             Instruction::Deconstruct(a, b, c) => (2, [a, b, c]),
             Instruction::CopyIfNil(a, b, c) => (3, [a, b, c]),
         };
-        if operands.iter().any(|&x| !(0..=OPERAND_MAX).contains(&x)) {
+        if operands
+            .iter()
+            .any(|&x| !(0..=OPERAND_MASK as i64).contains(&x))
+        {
             return 0;
         }
-        let largest = operands
-            .iter()
-            .max()
-            .map_or(0, |&x| x as u64)
-            .min(LARGEST_MASK);
         operands
             .iter()
-            .zip([16, 32, 48])
-            .fold(2 | (tag << 2) | (largest << 4), |word, (&x, shift)| {
-                word | ((x as u64) << shift)
+            .enumerate()
+            .fold(2 | (tag << 2), |word, (k, &x)| {
+                word | ((x as u64) << (4 + k as u32 * OPERAND_BITS))
             })
     }
 }

@@ -217,8 +217,8 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
         let Some(head) = self.program.current().front() else {
             return Ok(false);
         };
-        if let Some((tag, largest, operands)) = memoised(head)
-            && largest < self.memory.len()
+        if let Some((tag, operands)) = memoised(head)
+            && operands[0].max(operands[1]).max(operands[2]) < self.memory.len()
         {
             self.program.advance();
             return self
