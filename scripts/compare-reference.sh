@@ -2,13 +2,25 @@
 # Measures constree beside the reference program on the benchmark inputs, in
 # one run on one machine, and prints the figures docs/performance.md records.
 #
-#   scripts/compare-reference.sh PATH/TO/oracle [--whole]
+#   scripts/compare-reference.sh PATH/TO/oracle [--whole] [--parent PATH/TO/constree]
 #
 # The reference is built from ../shared/oracle (see docs/performance.md).
 # With --whole, only the whole-process timings (the ratios), not the
-# computation-only figures.
+# computation-only figures. With --parent, another constree binary (the
+# parent commit's build) is timed in the same rounds, fast path off.
 set -euo pipefail
-oracle=${1:?usage: $0 PATH/TO/oracle}
+oracle=${1:?usage: $0 PATH/TO/oracle [--whole] [--parent PATH/TO/constree]}
+shift
+whole=no
+parent=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --whole) whole=yes ;;
+        --parent) parent=${2:?--parent needs a path}; shift ;;
+        *) echo "unknown argument: $1" >&2; exit 1 ;;
+    esac
+    shift
+done
 cd "$(dirname "$0")/.."
 data=benches/data
 cargo build --release --quiet
@@ -22,7 +34,7 @@ d = json.load(open(sys.argv[1])); d["speed"] = 10_000_000
 json.dump(d, open(sys.argv[2], "w"))
 PY
 
-if [ "${2:-}" != "--whole" ]; then
+if [ "$whole" = no ]; then
 echo "## reference, computation only (oracle bench-*)"
 "$oracle" bench-machine "$data/bench_machine_loop.json" 10000000
 "$oracle" bench-world "$data/bench_world_small.json" 100
@@ -37,9 +49,9 @@ echo "## whole process, interleaved (median of 5 paired runs)"
 # off (CONSTREE_CYCLE_SKIP=off, the figure the ratios use), then with it
 # on, so that both programs see the same load; wall time of the whole
 # process, output to a file.
-python3 - "$oracle" "$constree" "$work" "$data" <<'PY'
+python3 - "$oracle" "$constree" "$work" "$data" "$parent" <<'PY'
 import os, statistics, subprocess, sys, time
-oracle, constree, work, data = sys.argv[1:]
+oracle, constree, work, data, parent = sys.argv[1:]
 cases = [
     ("machine run, bench_machine_loop at 10^7 ticks",
      [oracle, "run-machine", f"{work}/machine-1e7.json"],
@@ -58,15 +70,31 @@ def timed(command, env, out):
         return time.perf_counter() - start
 off = dict(os.environ, CONSTREE_CYCLE_SKIP="off")
 on = dict(os.environ, CONSTREE_CYCLE_SKIP="on")
-print("| command | reference | constree (fast path off) | ratio | constree (fast path on) | ratio | outputs |")
-print("|---|---|---|---|---|---|---|")
+# (column, program, environment); the parent's column only with --parent.
+runs = [("ref", None, os.environ)]
+if parent:
+    runs.append(("parent", parent, off))
+runs += [("off", constree, off), ("on", constree, on)]
+header = "| command | reference |"
+if parent:
+    header += " parent (fast path off) | ratio |"
+header += " constree (fast path off) | ratio | constree (fast path on) | ratio | outputs |"
+print(header)
+print("|---" * (header.count("|") - 1) + "|")
 for name, reference, ours in cases:
-    times = {"ref": [], "off": [], "on": []}
+    times = {column: [] for column, _, _ in runs}
     for _ in range(5):
-        times["ref"].append(timed(reference, os.environ, f"{work}/o"))
-        times["off"].append(timed(ours, off, f"{work}/c-off"))
-        times["on"].append(timed(ours, on, f"{work}/c-on"))
-    same = all(open(f"{work}/o", "rb").read() == open(f"{work}/c-{m}", "rb").read() for m in ("off", "on"))
-    r, f, n = (statistics.median(times[k]) for k in ("ref", "off", "on"))
-    print(f"| {name} | {r:.3f} s | {f:.3f} s | **{r / f:.0f}x** | {n:.3f} s | {r / n:.0f}x | {'identical' if same else 'DIFFER'} |")
+        for column, program, env in runs:
+            command = reference if program is None else [program] + ours[1:]
+            times[column].append(timed(command, env, f"{work}/c-{column}"))
+    expected = open(f"{work}/c-ref", "rb").read()
+    same = all(open(f"{work}/c-{c}", "rb").read() == expected for c, _, _ in runs)
+    median = {c: statistics.median(t) for c, t in times.items()}
+    r = median["ref"]
+    row = f"| {name} | {r:.3f} s |"
+    for column in [c for c, _, _ in runs if c != "ref"]:
+        m = median[column]
+        ratio = f"**{r / m:.0f}x**" if column == "off" else f"{r / m:.0f}x"
+        row += f" {m:.3f} s | {ratio} |"
+    print(row + f" {'identical' if same else 'DIFFER'} |")
 PY

@@ -11,11 +11,12 @@
 //! program's node (held, so its address is not reused) and the tick it
 //! was taken at. Before every tick, with no register changed since the
 //! snapshot, the program at the snapshot's node is the snapshot's state
-//! again. Snapshots are taken again after a change, and after `span`
-//! ticks without a match, the span doubling up to [`MAX_SPAN`] (Brent's
-//! cycle finding): a cycle of at most [`MAX_SPAN`] ticks that changes no
-//! register but the program (a robot spinning until its output is read,
-//! `wait_step`) is found within two of its turns once the machine is in
+//! again. A change drops the snapshot, and a new one is taken after a few
+//! ticks without a change, and again `span` ticks after a snapshot without
+//! a match, the span doubling up to [`MAX_SPAN`] (Brent's cycle finding):
+//! a cycle of at most [`MAX_SPAN`] ticks that changes no register but the
+//! program (a robot spinning until its output is read, `wait_step`) is
+//! found within two of its turns (and a few ticks) once the machine is in
 //! it. A cycle costs nothing to skip whatever its number of turns, and it
 //! ran once without error, so the skipped turns run without error too.
 //!
@@ -72,9 +73,16 @@ pub(super) struct Watch {
     snapshot: Tree,
     /// The tick of the snapshot.
     at: u64,
-    /// Ticks after the snapshot before it is taken again.
+    /// Ticks after the snapshot before it is taken again; 0 while there is
+    /// no snapshot (at first, and after a change).
     span: u64,
+    /// Looks since the last change.
+    quiet: u64,
 }
+
+/// Looks without a change before a snapshot is taken: a machine that
+/// changes a register every few ticks costs no reference counting here.
+const QUIET_LOOKS: u64 = 8;
 
 impl Watch {
     /// No snapshot yet: the first look takes one.
@@ -83,6 +91,7 @@ impl Watch {
             snapshot: Tree::NIL,
             at: 0,
             span: 0,
+            quiet: 0,
         }
     }
 
@@ -90,20 +99,30 @@ impl Watch {
     /// `changed` saying whether another register changed since the last
     /// look (cleared here): the length of the cycle the machine is in, if
     /// its state is the snapshot's again.
+    ///
+    /// A change drops the snapshot without taking a new one; the
+    /// [`QUIET_LOOKS`]-th look in a row without a change takes it.
     #[inline(always)]
     pub(super) fn look(&mut self, ticks: u64, program: &Tree, changed: &mut bool) -> Option<u64> {
-        if !*changed && ticks > self.at && program.ptr_eq(&self.snapshot) {
+        if *changed {
+            *changed = false;
+            self.span = 0;
+            self.quiet = 0;
+            return None;
+        }
+        if self.span == 0 {
+            self.quiet += 1;
+            if self.quiet < QUIET_LOOKS {
+                return None;
+            }
+        }
+        if self.span > 0 && ticks > self.at && program.ptr_eq(&self.snapshot) {
             return Some(ticks - self.at);
         }
-        if *changed || ticks - self.at >= self.span {
-            self.span = if *changed {
-                1
-            } else {
-                (self.span * 2).clamp(1, MAX_SPAN)
-            };
+        if self.span == 0 || ticks - self.at >= self.span {
+            self.span = (self.span * 2).clamp(1, MAX_SPAN);
             self.snapshot = program.clone();
             self.at = ticks;
-            *changed = false;
         }
         None
     }

@@ -261,11 +261,10 @@ impl Running<'_, true> {
                 let (rest, result) = self.run(budget - ticks);
                 return (ticks + rest, result);
             }
-            let (done, result) = self.run(1);
-            ticks += done;
-            match result {
-                Ok(false) => {}
-                other => return (ticks, other),
+            match self.step() {
+                Ok(true) => ticks += 1,
+                Ok(false) => return (ticks, Ok(true)),
+                Err(e) => return (ticks, Err(e)),
             }
         }
         (ticks, Ok(false))

@@ -20,6 +20,9 @@ fn instruction_codec_round_trips() {
         Instruction::Construct(1, 2, 3),
         Instruction::Deconstruct(0, -1, 7),
         Instruction::CopyIfNil(1 << 30, 2, 3),
+        Instruction::Construct(4094, 4095, 4096),
+        Instruction::Construct(65535, 1, 0),
+        Instruction::Deconstruct(0, 65536, 1),
     ] {
         let t = i.encode();
         assert_eq!(Instruction::decode(&t), Some(i));
@@ -30,6 +33,31 @@ fn instruction_codec_round_trips() {
     let bad_tag = (4i64, (1i64, 2i64, 3i64)).encode();
     assert_eq!(Instruction::decode(&bad_tag), None);
     assert_eq!(Instruction::decode(&bad_tag), None);
+}
+
+#[test]
+fn a_memoised_instruction_checks_its_operands_against_each_memory() {
+    // The same instruction node in two memories: the first run memoises
+    // it, the second reads the memo; both report the missing register.
+    for operand in [5, 4095, 4100, 70_000] {
+        let jump = Instruction::CopyIfNil(3, operand, 1).encode();
+        for _ in 0..2 {
+            let mut m = memory(&[100, 10, 10, 10]);
+            m[0].contents = Tree::list([jump.clone()]);
+            assert_eq!(
+                run_for(1, &mut m),
+                Err(MachineError::NoSuchRegister(operand))
+            );
+        }
+        let mut big = memory(&[100; 4101]);
+        big[0].contents = Tree::list([jump.clone()]);
+        let expected = if operand < 4101 {
+            Ok(1)
+        } else {
+            Err(MachineError::NoSuchRegister(operand))
+        };
+        assert_eq!(run_for(1, &mut big).map(|r| r.ticks), expected);
+    }
 }
 
 #[test]

@@ -37,8 +37,9 @@ struct FormatProbe {
 /// wrong and where (line and column, the node table, or `value`), without
 /// naming the file.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
-    let shared = serde_json::from_str::<FormatProbe>(text)
-        .is_ok_and(|p| p.format.as_deref() == Some(SHARED_FORMAT));
+    let shared = may_name_format(text)
+        && serde_json::from_str::<FormatProbe>(text)
+            .is_ok_and(|p| p.format.as_deref() == Some(SHARED_FORMAT));
     if !shared {
         return serde_json::from_str(text).map_err(JsonError::Json);
     }
@@ -68,6 +69,13 @@ pub enum JsonError {
     /// A shared document's `value` that is not of the value's form.
     #[error("in \"value\": {0}")]
     Value(serde_json::Error),
+}
+
+/// Whether the text may have a `format` key: it has `"format"` or an
+/// escape (through which a key can be spelled otherwise). A text without
+/// either is read once, without probing it first.
+fn may_name_format(text: &str) -> bool {
+    text.contains("\"format\"") || text.as_bytes().contains(&b'\\')
 }
 
 /// Writes a value as compact JSON to `writer`, in the plain form or, with

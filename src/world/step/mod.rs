@@ -131,6 +131,9 @@ impl ResolvedSquare {
     /// Steps 2 to 6 for one square, given which neighbours are open and the
     /// robots that enter it.
     pub fn resolve(here: TakenSquare, open: &Openings, arrivals: Vec<Arrival>) -> ResolvedSquare {
+        if here.robots.is_empty() && arrivals.is_empty() {
+            return ResolvedSquare::unvisited(here.items);
+        }
         let conflicts = conflicts::Conflicts::new(&here);
         let local_actions: Vec<Action> = (0..here.robots.len())
             .map(|i| resolve::resolve(&here, open, &conflicts, i))
@@ -188,6 +191,22 @@ impl ResolvedSquare {
         }
     }
 
+    /// What steps 2 to 6 make of a square that no robot began the step in
+    /// or entered: its items untouched, nothing else (no allocation).
+    fn unvisited(items: Vec<Item>) -> ResolvedSquare {
+        ResolvedSquare {
+            local_actions: Vec::new(),
+            survived: Vec::new(),
+            all_robots: Vec::new(),
+            all_actions: Vec::new(),
+            origins: Vec::new(),
+            commands: Vec::new(),
+            unaffected: items,
+            dropped: Vec::new(),
+            fallen: Vec::new(),
+        }
+    }
+
     /// The report's `present`: robots that left or were destroyed are
     /// dropped; arrivals and children always stay.
     pub fn present(&self, index: usize) -> bool {
@@ -210,13 +229,18 @@ impl ResolvedSquare {
     }
 
     /// Step 7: the robots that stay, each with its input register set.
-    pub fn settle(self) -> SettledSquare {
-        let items = self.new_items();
+    pub fn settle(mut self) -> SettledSquare {
         let began_commands = self.commands[..self.local_actions.len()].to_vec();
-        let shared = input::SharedInput::new(&self);
         let keep: Vec<bool> = (0..self.all_robots.len())
             .map(|i| self.present(i))
             .collect();
+        // The input's shared parts are encoded only if some robot reads them.
+        let shared = keep.contains(&true).then(|| input::SharedInput::new(&self));
+        let items = if self.dropped.is_empty() && self.fallen.is_empty() {
+            std::mem::take(&mut self.unaffected)
+        } else {
+            self.new_items()
+        };
         let robots = self
             .all_robots
             .into_iter()
@@ -225,7 +249,10 @@ impl ResolvedSquare {
             .enumerate()
             .filter(|(i, _)| keep[*i])
             .map(|(i, ((mut robot, action), (origin, command)))| {
-                robot.set_input(shared.input_for(i, &action));
+                // `shared` is there whenever a robot stays.
+                if let Some(shared) = &shared {
+                    robot.set_input(shared.input_for(i, &action));
+                }
                 PendingRobot {
                     robot,
                     origin,
