@@ -54,6 +54,10 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
     ("debug", Some(&["BAD/bad.cta", "--batch", "BAD/empty.dbg"])),
     ("disasm", Some(&["BAD/bad.ctm"])),
     ("exec", Some(&["BAD/bad.cta"])),
+    (
+        "image convert",
+        Some(&["BAD/bad.ctm", "--to", "binary", "-o", "BAD/out.ctm"]),
+    ),
     ("machine run", Some(&["BAD/bad.json"])),
     ("new", Some(&["BAD"])),
     ("replay", Some(&["BAD/bad.json"])),
@@ -141,6 +145,15 @@ const DASH: &[(&str, Option<DashCase>)] = &[
     (
         "exec",
         Some((&["-", "--steps", "1"], "examples/count.cta", ".", "step 1:")),
+    ),
+    (
+        "image convert",
+        Some((
+            &["-", "--to", "json", "-o", "-"],
+            "SCRATCH/count.ctm",
+            ".",
+            "{\"format\":\"constree-image\"",
+        )),
     ),
     (
         "machine run",
