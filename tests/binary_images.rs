@@ -4,6 +4,8 @@
 //! (version 1 and 2) still load.
 
 mod cli_common;
+// Only the tree strategy is used here.
+#[allow(dead_code)]
 mod strategies;
 
 use constree::asm::assemble_file;

@@ -28,8 +28,8 @@ impl From<FormArg> for Form {
 /// Subcommands of `constree image`.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Write an image in the other form: both forms carry the same image,
-    /// and every command that reads an image reads either.
+    /// Write an image in the form `--to` names: both forms carry the same
+    /// image, and every command that reads an image reads either.
     #[command(after_help = "Examples:
   constree asm examples/count.cta -o /tmp/count.ctm
   constree image convert /tmp/count.ctm --to binary -o /tmp/count.bin.ctm
