@@ -1,7 +1,9 @@
 //! The assembler on a 100,000-line program: lines per second. And a
 //! program of 60 doubling constants (trees of 2^60 logical conses, 60
 //! distinct nodes) assembled, listed and disassembled: the cost follows
-//! the distinct nodes, so each takes well under a millisecond.
+//! the distinct nodes, so each takes well under a millisecond. And the
+//! 100,000-line program's image saved and loaded in both forms, JSON and
+//! binary.
 
 use constree::asm::assemble;
 use constree::asm::disasm::disassemble;
@@ -92,5 +94,32 @@ fn doubling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, assembler, doubling);
+/// The image of the 100,000-line program written and read in each form
+/// (in memory: the files' reading and writing aside).
+fn images(c: &mut Criterion) {
+    use constree::image::binary::{from_binary, to_binary};
+    use constree::image::format::{from_json, to_json};
+    let image = assemble(
+        &MemoryLoader::default(),
+        SourceFile::new("big.cta".into(), None, program(100_000)),
+    )
+    .image
+    .expect("assembles");
+    let json = to_json(&image);
+    let binary = to_binary(&image);
+    println!(
+        "image of 100k lines: JSON {} bytes, binary {} bytes",
+        json.len(),
+        binary.len()
+    );
+    let mut group = c.benchmark_group("image 100k lines");
+    group.sample_size(10);
+    group.bench_function("save json", |b| b.iter(|| to_json(&image)));
+    group.bench_function("save binary", |b| b.iter(|| to_binary(&image)));
+    group.bench_function("load json", |b| b.iter(|| from_json(&json)));
+    group.bench_function("load binary", |b| b.iter(|| from_binary(&binary)));
+    group.finish();
+}
+
+criterion_group!(benches, assembler, doubling, images);
 criterion_main!(benches);

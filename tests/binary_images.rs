@@ -3,6 +3,9 @@
 //! go round, hostile bytes give errors that say where, and JSON images
 //! (version 1 and 2) still load.
 
+mod cli_common;
+// Only the tree strategy is used here.
+#[allow(dead_code)]
 mod strategies;
 
 use constree::asm::assemble_file;
@@ -429,4 +432,112 @@ proptest! {
         prop_assert_eq!(form, Form::Json);
         prop_assert_eq!(to_binary(&json_back), bytes);
     }
+}
+
+/// `constree ARGS` with extra environment variables: its exit code and
+/// standard error.
+fn constree_env(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("constree runs");
+    (out.status.code(), cli_common::text(&out.stderr))
+}
+
+#[test]
+fn the_command_line_writes_converts_and_reads_both_forms() {
+    let dir = cli_common::scratch_dir("binary_images_cli");
+    let at = |name: &str| dir.join(name).to_str().expect("UTF-8").to_string();
+    let source = Path::new(MANIFEST).join("examples/builder.cta");
+    let source = source.to_str().expect("UTF-8");
+    cli_common::stdout_of(&["asm", source, "-o", &at("json.ctm")]);
+    cli_common::stdout_of(&[
+        "asm",
+        source,
+        "-o",
+        &at("asm.bin"),
+        "--image-format",
+        "binary",
+    ]);
+    cli_common::stdout_of(&[
+        "image",
+        "convert",
+        &at("json.ctm"),
+        "--to",
+        "binary",
+        "-o",
+        &at("bin.ctm"),
+    ]);
+    cli_common::stdout_of(&[
+        "image",
+        "convert",
+        &at("bin.ctm"),
+        "--to",
+        "json",
+        "-o",
+        &at("again.ctm"),
+    ]);
+    let read = |name: &str| std::fs::read(at(name)).expect("written");
+    assert!(read("bin.ctm").starts_with(MAGIC));
+    assert_eq!(read("asm.bin"), read("bin.ctm"));
+    assert_eq!(read("again.ctm"), read("json.ctm"));
+    // disasm, exec and the debugger read either form alike.
+    let disasm = cli_common::stdout_of(&["disasm", &at("json.ctm")]);
+    assert_eq!(cli_common::stdout_of(&["disasm", &at("bin.ctm")]), disasm);
+    let exec = |f: &str| cli_common::stdout_of(&["exec", &at(f), "--steps", "2", "--speed", "50"]);
+    assert_eq!(exec("bin.ctm"), exec("json.ctm"));
+    let script = dir.join("session.dbg");
+    std::fs::write(&script, "stepi 3\ninfo frame\nlist\n").expect("written");
+    let debug = |f: &str| {
+        cli_common::stdout_of(&["debug", &at(f), "--batch", script.to_str().expect("UTF-8")])
+            .replace(&at(f), "IMAGE")
+    };
+    assert_eq!(debug("bin.ctm"), debug("json.ctm"));
+    assert!(
+        debug("bin.ctm").contains("builder.cta"),
+        "{}",
+        debug("bin.ctm")
+    );
+}
+
+#[test]
+fn the_caps_hold_for_binary_images_on_the_command_line() {
+    let dir = cli_common::scratch_dir("binary_images_caps");
+    // A spine of 1000 nodes: refused under a cap of 999 nodes.
+    let mut spine = Tree::NIL;
+    for _ in 0..1000 {
+        spine = Tree::cons(spine, Tree::NIL);
+    }
+    let deep = dir.join("deep.ctm");
+    std::fs::write(&deep, to_binary(&image_of(spine))).expect("written");
+    let deep = deep.to_str().expect("UTF-8");
+    assert_eq!(constree_env(&["disasm", deep], &[]).0, Some(0));
+    let (code, err) = constree_env(&["disasm", deep], &[("CONSTREE_MAX_IMAGE_NODES", "999")]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("deep.ctm: byte 9: the node table has 1000 nodes, more than 999 (CONSTREE_MAX_IMAGE_NODES=N raises the limit)"),
+        "{err}"
+    );
+    // Sources that decompress to more than the input cap.
+    let mut image = image_of(Tree::NIL);
+    let text = "x".repeat(300_000);
+    image.files.push(FileRecord {
+        name: "big.cta".into(),
+        hash: hash(&text),
+        text: Some(text),
+    });
+    let bomb = dir.join("bomb.ctm");
+    let bytes = to_binary(&image);
+    assert!(bytes.len() < 10_000, "{} bytes", bytes.len());
+    std::fs::write(&bomb, bytes).expect("written");
+    let bomb = bomb.to_str().expect("UTF-8");
+    let (code, err) = constree_env(&["disasm", bomb], &[("CONSTREE_MAX_INPUT", "100000")]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("the sources are more than 100000 bytes once decompressed"),
+        "{err}"
+    );
+    let (code, err) = constree_env(&["image", "convert", bomb, "--to", "json", "-o", "-"], &[]);
+    assert_eq!(code, Some(0), "{err}");
 }

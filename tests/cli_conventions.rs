@@ -55,6 +55,10 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
     ("disasm", Some(&["BAD/bad.ctm"])),
     ("exec", Some(&["BAD/bad.cta"])),
     ("fmt", Some(&["BAD/syntax.cta"])),
+    (
+        "image convert",
+        Some(&["BAD/bad.ctm", "--to", "binary", "-o", "BAD/out.ctm"]),
+    ),
     ("machine run", Some(&["BAD/bad.json"])),
     ("new", Some(&["BAD"])),
     ("replay", Some(&["BAD/bad.json"])),
@@ -148,6 +152,15 @@ const DASH: &[(&str, Option<DashCase>)] = &[
     (
         "fmt",
         Some((&["-"], "examples/count.cta", ".", "; count.cta")),
+    ),
+    (
+        "image convert",
+        Some((
+            &["-", "--to", "json", "-o", "-"],
+            "SCRATCH/count.ctm",
+            ".",
+            "{\"format\":\"constree-image\"",
+        )),
     ),
     (
         "machine run",

@@ -25,6 +25,8 @@ const COMMANDS: &[&[&str]] = &[
     &["world", "step"],
     &["machine"],
     &["machine", "run"],
+    &["image"],
+    &["image", "convert"],
     &["completions"],
 ];
 
@@ -40,7 +42,7 @@ fn every_command_has_help_with_examples() {
             words.join("_")
         };
         // A group lists its subcommands; every other command shows examples.
-        let group = matches!(*words, ["world"] | ["machine"]);
+        let group = matches!(*words, ["world"] | ["machine"] | ["image"]);
         assert!(
             group || help.contains("Examples:") || help.contains("Start here:"),
             "constree {} --help has no examples:\n{help}",

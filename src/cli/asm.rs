@@ -5,7 +5,7 @@ use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::asm::{Assembly, assemble_file};
 use crate::image::Image;
-use crate::image::format::{load, save};
+use crate::image::format::load;
 use crate::scenario::Assembling;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -63,6 +63,10 @@ pub struct AsmArgs {
     /// Print each register, its limit, size and code with source lines.
     #[arg(long)]
     listing: bool,
+    /// The image's form: JSON, or the smaller and faster binary form
+    /// (`constree image convert` turns one into the other).
+    #[arg(long, value_enum, value_name = "FORM", default_value = "json")]
+    image_format: super::image::FormArg,
     #[command(flatten)]
     stdlib: StdlibOption,
     #[command(flatten)]
@@ -135,7 +139,7 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
         }
         None => args.file.with_extension("ctm"),
     };
-    save(image, &output)?;
+    super::image::write(image, &output, args.image_format)?;
     if args.listing {
         let listing = crate::asm::listing::listing_with_sources(image, &assembly.sources);
         print!("{listing}");

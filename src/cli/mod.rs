@@ -5,6 +5,7 @@ mod conformance;
 mod debug;
 mod exec;
 mod fmt;
+mod image;
 mod input;
 mod kind;
 mod machine;
@@ -126,6 +127,9 @@ Inside, `help` lists the debugger's commands (docs/debugger.md).")]
     /// Work with bare register machines.
     #[command(subcommand)]
     Machine(machine::Command),
+    /// Work with memory images: convert between the JSON and the binary form.
+    #[command(subcommand)]
+    Image(image::Command),
     /// Install the man pages and the bash, zsh and fish completions
     /// (under ~/.local by default).
     Setup(setup::SetupArgs),
@@ -270,6 +274,7 @@ pub fn main() -> ExitCode {
         Command::Tournament(args) => tournament::run(args),
         Command::World(cmd) => world::run(cmd),
         Command::Machine(cmd) => machine::run(cmd),
+        Command::Image(cmd) => image::run(cmd),
         Command::Setup(args) => setup::run(args),
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
