@@ -145,7 +145,10 @@ const DASH: &[(&str, Option<DashCase>)] = &[
         "exec",
         Some((&["-", "--steps", "1"], "examples/count.cta", ".", "step 1:")),
     ),
-    ("fmt", Some((&["-"], "examples/count.cta", ".", "; count.cta"))),
+    (
+        "fmt",
+        Some((&["-"], "examples/count.cta", ".", "; count.cta")),
+    ),
     (
         "machine run",
         Some((&["-"], "benches/data/bench_machine_loop.json", ".", "{")),

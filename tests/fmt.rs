@@ -177,6 +177,40 @@ fn broken_statements_keep_their_breaks() {
 }
 
 #[test]
+fn docs_fmt_md_examples_format_as_shown_and_its_numbers_are_the_code_s() {
+    use constree::asm::fmt::{
+        COMMENT_ALIGN_WIDTH, COMMENT_TAB, INDENT, MAX_INDENT_LEVELS, MNEMONIC_ALIGN_WIDTH,
+    };
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/fmt.md"))
+        .unwrap()
+        .replace(char::is_whitespace, " ");
+    let page = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    for stated in [
+        format!("indented {INDENT} spaces for each body"),
+        format!("indented as {MAX_INDENT_LEVELS} levels"),
+        format!("longer than {MNEMONIC_ALIGN_WIDTH} characters"),
+        format!("the first multiple of {COMMENT_TAB}"),
+        format!("longer than {COMMENT_ALIGN_WIDTH} characters"),
+    ] {
+        assert!(page.contains(&stated), "docs/fmt.md should say {stated:?}");
+    }
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/fmt.md")).unwrap();
+    let block = |start: &str, from: usize| {
+        let at = text[from..].find(start)? + from + start.len();
+        let end = text[at..].find("```")? + at;
+        Some((&text[at..end], end))
+    };
+    let (mut from, mut pairs) = (0, 0);
+    while let Some((before, end)) = block("```cta before\n", from) {
+        let (after, end) = block("```cta after\n", end).expect("an after block");
+        assert_eq!(formatted(before), after, "docs/fmt.md:\n{before}");
+        (from, pairs) = (end, pairs + 1);
+    }
+    assert_eq!(pairs, 8);
+}
+
+#[test]
 fn a_file_that_does_not_parse_is_refused_with_where() {
     for text in [
         "main:\n    mov x, $\n",
@@ -230,9 +264,10 @@ impl Loader for Disk {
 }
 
 #[test]
-fn every_example_and_stdlib_module_formats_to_the_same_image() {
+fn every_example_stdlib_module_and_tutorial_program_formats_to_the_same_image() {
     let mut files = sources_under("examples");
     files.extend(sources_under("stdlib"));
+    files.extend(sources_under("docs/tutorial"));
     assert!(files.len() > 20, "{files:?}");
     let mut images = 0;
     for path in &files {

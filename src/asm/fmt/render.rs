@@ -2,19 +2,7 @@
 //! aligned in columns.
 
 use super::rows::{Kind, Row};
-
-/// Trailing comments start at a multiple of this column, at least two
-/// spaces after the longest code of their group.
-const COMMENT_TAB: usize = 4;
-
-/// Code longer than this does not push the comments of its group to the
-/// right: its own comment follows it after two spaces.
-const COMMENT_ALIGN_WIDTH: usize = 60;
-
-/// Mnemonics longer than this (macro names, mostly) do not push the
-/// operands of their run to the right: their operands follow one space
-/// after them.
-const MNEMONIC_ALIGN_WIDTH: usize = 8;
+use super::{COMMENT_ALIGN_WIDTH, COMMENT_TAB, MNEMONIC_ALIGN_WIDTH};
 
 /// The text of the rows, each line ended by a newline.
 pub fn render(rows: Vec<Row>) -> String {
