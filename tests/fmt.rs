@@ -325,6 +325,71 @@ fn hostile_programs_format_to_the_same_result() {
     }
 }
 
+/// Whitespace and comment edits that keep a file's tokens: spaces and
+/// line breaks added or removed around tokens, comments added. Applied at
+/// random places of the examples, they make layouts no example has (a
+/// break inside brackets, a comment between an operator and its operand);
+/// whatever still parses must format to a fixed point that keeps its
+/// tokens and comments.
+#[test]
+fn randomly_laid_out_examples_format_to_a_fixed_point() {
+    let mut rng = semantics_gen::literals::Rng::new(21);
+    let files = sources_under("examples");
+    let edits: &[&str] = &[
+        "",
+        " ",
+        "\t",
+        "\n",
+        "\n\n",
+        " ; note\n",
+        "\n; alone\n",
+        "\r\n",
+    ];
+    let mut formatted = 0;
+    for round in 0..400 {
+        let path = rng.pick(&files);
+        let mut text = std::fs::read_to_string(path).unwrap();
+        for _ in 0..rng.range(1, 12) {
+            // Somewhere between two characters that are not in a name, a
+            // number, a string or a comment's text.
+            let at = rng.below(text.len() as u64 + 1) as usize;
+            if !text.is_char_boundary(at) {
+                continue;
+            }
+            let edit = *rng.pick(edits);
+            let (before, after) = text.split_at(at);
+            let inside =
+                |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "_.\"".contains(c));
+            let line = before.rsplit('\n').next().unwrap_or("");
+            if line.contains(';')
+                || line.contains('"')
+                || (inside(before.chars().last()) && inside(after.chars().next()))
+            {
+                continue;
+            }
+            let (before, after) = (before.to_string(), after.to_string());
+            text = match rng.below(3) {
+                // Delete the spaces and tabs that follow.
+                0 => before + after.trim_start_matches([' ', '\t']),
+                _ => before + edit + &after,
+            };
+        }
+        let Ok(out) = constree::asm::fmt::format(FileId(0), &text) else {
+            continue;
+        };
+        formatted += 1;
+        let context = format!("round {round}, {}:\n{text}", path.display());
+        assert_eq!(format(&out), out, "not idempotent, {context}");
+        assert_eq!(tokens(&text), tokens(&out), "tokens changed, {context}");
+        assert_eq!(
+            comments(&text),
+            comments(&out),
+            "comments changed, {context}"
+        );
+    }
+    assert!(formatted > 100, "only {formatted} of 400 still parsed");
+}
+
 // The command.
 
 /// A misformatted program and its formatted text.
