@@ -158,7 +158,7 @@ fn comments_alone_follow_the_line_after_them() {
 #[test]
 fn blank_lines_are_normalised() {
     insta::assert_snapshot!(formatted(
-        "\n\n\nuse std/control\n\n\n\nreg x\nmacro m r\n\n    nilify r\n\nend\n\n\nmain:\n    m x\n\n\n    halt\n\n\n"
+        "\n\n\nuse std/control\n\n\n\nreg x\nmacro m r\n\n    nilify r\n\nend\n\n\nmain:\n    m x\n\n\n    halt\nif 1 and\n    1\n\n    reg y\nend\n\n\n"
     ));
 }
 

@@ -41,9 +41,11 @@ fn without_extra_blanks(rows: Vec<Row>) -> Vec<Row> {
         }
     }
     let mut kept: Vec<Row> = Vec::with_capacity(rows.len());
+    // The kind of the last row kept, a statement's later lines counting as
+    // its first.
+    let mut after = None;
     for (row, next) in rows.into_iter().zip(next_kinds) {
         if row.kind == Kind::Blank {
-            let after = kept.last().map(|r| r.kind);
             let separates = matches!(
                 after,
                 Some(k) if !matches!(k, Kind::Blank | Kind::Opens | Kind::Else)
@@ -51,6 +53,9 @@ fn without_extra_blanks(rows: Vec<Row>) -> Vec<Row> {
             if !separates {
                 continue;
             }
+        }
+        if row.kind != Kind::Continuation {
+            after = Some(row.kind);
         }
         kept.push(row);
     }
