@@ -158,7 +158,7 @@ fn comments_alone_follow_the_line_after_them() {
 #[test]
 fn blank_lines_are_normalised() {
     insta::assert_snapshot!(formatted(
-        "\n\n\nuse std/control\n\n\n\nreg x\nmacro m r\n\n    nilify r\n\nend\n\n\nmain:\n    m x\n\n\n    halt\n\n\n"
+        "\n\n\nuse std/control\n\n\n\nreg x\nmacro m r\n\n    nilify r\n\nend\n\n\nmain:\n    m x\n\n\n    halt\nif 1 and\n    1\n\n    reg y\nend\n\n\n"
     ));
 }
 
@@ -174,6 +174,40 @@ fn broken_statements_keep_their_breaks() {
     insta::assert_snapshot!(formatted(
         "use std/control\nconst ROWS = [\n[1, 2], ; the first row\n        [3,\n  4]\n  ]\nreg r =\n            ROWS\nmain:\n    mov r, [1,\n       ; a comment alone inside\n  2]\n    halt\n"
     ));
+}
+
+#[test]
+fn docs_fmt_md_examples_format_as_shown_and_its_numbers_are_the_code_s() {
+    use constree::asm::fmt::{
+        COMMENT_ALIGN_WIDTH, COMMENT_TAB, INDENT, MAX_INDENT_LEVELS, MNEMONIC_ALIGN_WIDTH,
+    };
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/fmt.md"))
+        .unwrap()
+        .replace(char::is_whitespace, " ");
+    let page = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    for stated in [
+        format!("indented {INDENT} spaces for each body"),
+        format!("indented as {MAX_INDENT_LEVELS} levels"),
+        format!("longer than {MNEMONIC_ALIGN_WIDTH} characters"),
+        format!("the first multiple of {COMMENT_TAB}"),
+        format!("longer than {COMMENT_ALIGN_WIDTH} characters"),
+    ] {
+        assert!(page.contains(&stated), "docs/fmt.md should say {stated:?}");
+    }
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/fmt.md")).unwrap();
+    let block = |start: &str, from: usize| {
+        let at = text[from..].find(start)? + from + start.len();
+        let end = text[at..].find("```")? + at;
+        Some((&text[at..end], end))
+    };
+    let (mut from, mut pairs) = (0, 0);
+    while let Some((before, end)) = block("```cta before\n", from) {
+        let (after, end) = block("```cta after\n", end).expect("an after block");
+        assert_eq!(formatted(before), after, "docs/fmt.md:\n{before}");
+        (from, pairs) = (end, pairs + 1);
+    }
+    assert_eq!(pairs, 8);
 }
 
 #[test]
@@ -230,9 +264,10 @@ impl Loader for Disk {
 }
 
 #[test]
-fn every_example_and_stdlib_module_formats_to_the_same_image() {
+fn every_example_stdlib_module_and_tutorial_program_formats_to_the_same_image() {
     let mut files = sources_under("examples");
     files.extend(sources_under("stdlib"));
+    files.extend(sources_under("docs/tutorial"));
     assert!(files.len() > 20, "{files:?}");
     let mut images = 0;
     for path in &files {
@@ -288,6 +323,71 @@ fn hostile_programs_format_to_the_same_result() {
         let files = hostile::random_program(seed, 12);
         agree_formatted(&files, &format!("hostile::random_program({seed}, 12)"));
     }
+}
+
+/// Whitespace and comment edits that keep a file's tokens: spaces and
+/// line breaks added or removed around tokens, comments added. Applied at
+/// random places of the examples, they make layouts no example has (a
+/// break inside brackets, a comment between an operator and its operand);
+/// whatever still parses must format to a fixed point that keeps its
+/// tokens and comments.
+#[test]
+fn randomly_laid_out_examples_format_to_a_fixed_point() {
+    let mut rng = semantics_gen::literals::Rng::new(21);
+    let files = sources_under("examples");
+    let edits: &[&str] = &[
+        "",
+        " ",
+        "\t",
+        "\n",
+        "\n\n",
+        " ; note\n",
+        "\n; alone\n",
+        "\r\n",
+    ];
+    let mut formatted = 0;
+    for round in 0..400 {
+        let path = rng.pick(&files);
+        let mut text = std::fs::read_to_string(path).unwrap();
+        for _ in 0..rng.range(1, 12) {
+            // Somewhere between two characters that are not in a name, a
+            // number, a string or a comment's text.
+            let at = rng.below(text.len() as u64 + 1) as usize;
+            if !text.is_char_boundary(at) {
+                continue;
+            }
+            let edit = *rng.pick(edits);
+            let (before, after) = text.split_at(at);
+            let inside =
+                |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "_.\"".contains(c));
+            let line = before.rsplit('\n').next().unwrap_or("");
+            if line.contains(';')
+                || line.contains('"')
+                || (inside(before.chars().last()) && inside(after.chars().next()))
+            {
+                continue;
+            }
+            let (before, after) = (before.to_string(), after.to_string());
+            text = match rng.below(3) {
+                // Delete the spaces and tabs that follow.
+                0 => before + after.trim_start_matches([' ', '\t']),
+                _ => before + edit + &after,
+            };
+        }
+        let Ok(out) = constree::asm::fmt::format(FileId(0), &text) else {
+            continue;
+        };
+        formatted += 1;
+        let context = format!("round {round}, {}:\n{text}", path.display());
+        assert_eq!(format(&out), out, "not idempotent, {context}");
+        assert_eq!(tokens(&text), tokens(&out), "tokens changed, {context}");
+        assert_eq!(
+            comments(&text),
+            comments(&out),
+            "comments changed, {context}"
+        );
+    }
+    assert!(formatted > 100, "only {formatted} of 400 still parsed");
 }
 
 // The command.

@@ -40,6 +40,19 @@ pub const INDENT: usize = 4;
 /// 100,000 nested `if`s is formatted without writing gigabytes of spaces.
 pub const MAX_INDENT_LEVELS: usize = 32;
 
+/// Mnemonics longer than this (macro names, mostly) do not push the
+/// operands of their run to the right: their operands follow one space
+/// after them.
+pub const MNEMONIC_ALIGN_WIDTH: usize = 8;
+
+/// Trailing comments start at a multiple of this column, at least two
+/// spaces after the longest code of their group.
+pub const COMMENT_TAB: usize = 4;
+
+/// Code longer than this does not push the comments of its group to the
+/// right: its own comment follows it after two spaces.
+pub const COMMENT_ALIGN_WIDTH: usize = 60;
+
 /// The file's text in the canonical layout, or, for a file that does not
 /// lex or parse, its errors (nothing is formatted then).
 pub fn format(file: FileId, text: &str) -> Result<String, Vec<Diagnostic>> {

@@ -2,19 +2,7 @@
 //! aligned in columns.
 
 use super::rows::{Kind, Row};
-
-/// Trailing comments start at a multiple of this column, at least two
-/// spaces after the longest code of their group.
-const COMMENT_TAB: usize = 4;
-
-/// Code longer than this does not push the comments of its group to the
-/// right: its own comment follows it after two spaces.
-const COMMENT_ALIGN_WIDTH: usize = 60;
-
-/// Mnemonics longer than this (macro names, mostly) do not push the
-/// operands of their run to the right: their operands follow one space
-/// after them.
-const MNEMONIC_ALIGN_WIDTH: usize = 8;
+use super::{COMMENT_ALIGN_WIDTH, COMMENT_TAB, MNEMONIC_ALIGN_WIDTH};
 
 /// The text of the rows, each line ended by a newline.
 pub fn render(rows: Vec<Row>) -> String {
@@ -53,9 +41,11 @@ fn without_extra_blanks(rows: Vec<Row>) -> Vec<Row> {
         }
     }
     let mut kept: Vec<Row> = Vec::with_capacity(rows.len());
+    // The kind of the last row kept, a statement's later lines counting as
+    // its first.
+    let mut after = None;
     for (row, next) in rows.into_iter().zip(next_kinds) {
         if row.kind == Kind::Blank {
-            let after = kept.last().map(|r| r.kind);
             let separates = matches!(
                 after,
                 Some(k) if !matches!(k, Kind::Blank | Kind::Opens | Kind::Else)
@@ -63,6 +53,9 @@ fn without_extra_blanks(rows: Vec<Row>) -> Vec<Row> {
             if !separates {
                 continue;
             }
+        }
+        if row.kind != Kind::Continuation {
+            after = Some(row.kind);
         }
         kept.push(row);
     }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Reports how many `.cta` files of examples/, stdlib/ and docs/tutorial/
+# `constree fmt` would change, and which (`constree fmt --check`, which
+# writes nothing). Exit code 0 either way: the count is a report, not a
+# test. Formatting them is a step of its own, since it moves the line
+# numbers that docs and tests quote.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+mapfile -t files < <(git ls-files 'examples/*.cta' 'stdlib/*.cta' 'docs/tutorial/*.cta')
+pending=$(./target/release/constree fmt --check "${files[@]}" || true)
+echo "$pending" | sed '/^$/d'
+echo "$(echo "$pending" | sed '/^$/d' | wc -l) of ${#files[@]} files would change"
