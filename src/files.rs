@@ -17,6 +17,11 @@
 //! stays what it is (`-o /dev/null` works). A symlink is written through:
 //! the file it points to is replaced as above and the link stays a link.
 //! `-` is standard output.
+//!
+//! **Rewriting** ([`rewrite`]): the one exception to "never write a file
+//! being read". `constree fmt` writes a source back over itself, the same
+//! way as above (a temporary file renamed over it; a symlink written
+//! through), once it has read it whole.
 
 use std::collections::HashSet;
 use std::fs::{File, Metadata, OpenOptions};
@@ -241,14 +246,16 @@ struct Target {
 /// whose result is to be written, to fail early; [`write_output`] checks
 /// again.
 pub fn check_output(path: &Path) -> std::io::Result<()> {
-    target(path).map(drop)
+    target(path, false).map(drop)
 }
 
 fn refuse(message: String) -> std::io::Error {
     std::io::Error::other(message)
 }
 
-fn target(path: &Path) -> std::io::Result<Target> {
+/// Where `path` leads, and whether it may be written; a file this process
+/// has read may only when `rewriting`.
+fn target(path: &Path, rewriting: bool) -> std::io::Result<Target> {
     let link = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -271,7 +278,7 @@ fn target(path: &Path) -> std::io::Result<Target> {
     if meta.is_dir() {
         return Err(refuse("it is a directory; name a file to write".into()));
     }
-    if was_read(&meta) {
+    if !rewriting && was_read(&meta) {
         return Err(refuse(
             "this command reads that file; it will not overwrite it: name another output file"
                 .into(),
@@ -288,9 +295,24 @@ pub fn write_output(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     write_output_with(path, |f| f.write_all(contents))
 }
 
+/// Writes `contents` over a file this process has read (and may have read
+/// whole only): as [`write_output`] writes, without refusing a file read.
+pub fn rewrite(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_to(path, true, |f| f.write_all(contents))
+}
+
 /// [`write_output`] with a writer function (which may fail midway).
 pub fn write_output_with(
     path: &Path,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    write_to(path, false, write)
+}
+
+/// Writes through `write`, as the module's doc says.
+fn write_to(
+    path: &Path,
+    rewriting: bool,
     write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     if path == Path::new("-") {
@@ -301,7 +323,7 @@ pub fn write_output_with(
         write(&mut file)?;
         return file.flush();
     }
-    let target = target(path)?;
+    let target = target(path, rewriting)?;
     match &target.existing {
         Some(meta) if !meta.is_file() => {
             // A device, FIFO or socket: written as it is, never replaced.
@@ -365,11 +387,13 @@ fn create_exclusive(dir: &Path, name: &str, mode: u32) -> std::io::Result<(PathB
     let mut last = None;
     for _ in 0..16 {
         let temp = dir.join(temporary_name(name));
+        // `create_new` opens with O_CREAT | O_EXCL, which never follows a
+        // symlink at the name (POSIX: it fails with EEXIST), and std opens
+        // every file close-on-exec.
         match OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(mode)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
             .open(&temp)
         {
             Ok(file) => return Ok((temp, file)),
@@ -449,15 +473,7 @@ pub fn free_space(path: &Path) -> std::io::Result<u64> {
             _ => Path::new("."),
         };
     }
-    let c = std::ffi::CString::new(at.as_os_str().as_encoded_bytes())
-        .map_err(|_| refuse("a path with a NUL byte".into()))?;
-    let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-    // SAFETY: a valid C string and a buffer of the right type.
-    if unsafe { libc::statvfs(c.as_ptr(), stat.as_mut_ptr()) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: statvfs succeeded and filled it.
-    let stat = unsafe { stat.assume_init() };
+    let stat = rustix::fs::statvfs(at)?;
     Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
 }
 

@@ -3,8 +3,14 @@
 //! The engine is layered as in the report: [`tree`] (cons-trees) <-
 //! [`encoding`] (the Encodable/Decodable classes) <- [`machine`] (the register
 //! machine) <- [`world`] (robots, items, the step function, games, rendering).
+//!
+//! The command line, `cli`, is built with the `cli` feature (a default):
+//! without it the library has none of the command line's crates.
+//! `tests/layering.rs` checks both rules, and docs/architecture.md draws
+//! the layers.
 
 pub mod asm;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod conformance;
 pub mod debugger;

@@ -219,6 +219,16 @@ pub static MAX_IMAGES: Limit = Limit::new(
     "error E0423",
 );
 
+/// The most nodes the node table of a binary image may have (each node
+/// costs memory; its two numbers may take only two bytes of the file).
+pub static MAX_IMAGE_NODES: Limit = Limit::new(
+    "nodes of a binary image's node table",
+    Some("CONSTREE_MAX_IMAGE_NODES"),
+    1 << 23,
+    "nodes",
+    "the image is refused before its trees are built",
+);
+
 /// Every cap, in the order `docs/limits.md` lists them.
 pub static LIMITS: &[&Limit] = &[
     &MAX_INPUT,
@@ -233,6 +243,7 @@ pub static LIMITS: &[&Limit] = &[
     &MAX_INCLUDED_BYTES,
     &MAX_IMAGE_DEPTH,
     &MAX_IMAGES,
+    &MAX_IMAGE_NODES,
 ];
 
 /// Checks every cap's environment variable: the first that is set to

@@ -54,6 +54,7 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
     ("debug", Some(&["BAD/bad.cta", "--batch", "BAD/empty.dbg"])),
     ("disasm", Some(&["BAD/bad.ctm"])),
     ("exec", Some(&["BAD/bad.cta"])),
+    ("fmt", Some(&["BAD/syntax.cta"])),
     ("machine run", Some(&["BAD/bad.json"])),
     ("new", Some(&["BAD"])),
     ("replay", Some(&["BAD/bad.json"])),
@@ -76,11 +77,13 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
     ("world step", Some(&["BAD/bad.json"])),
 ];
 
-/// A folder of bad inputs: a program with an error, an image, JSON and TOML
-/// that do not parse, an empty debugger script.
+/// A folder of bad inputs: a program with an error, one that does not
+/// parse, an image, JSON and TOML that do not parse, an empty debugger
+/// script.
 fn bad_inputs() -> String {
     let dir = scratch_dir("conventions");
     std::fs::write(dir.join("bad.cta"), "main:\n  bogus r0\n").unwrap();
+    std::fs::write(dir.join("syntax.cta"), "main:\n  mov r0, (1\n").unwrap();
     std::fs::write(dir.join("bad.ctm"), "{ not an image").unwrap();
     std::fs::write(dir.join("bad.json"), "{ not json").unwrap();
     std::fs::write(dir.join("bad.toml"), "name = \n").unwrap();
@@ -141,6 +144,10 @@ const DASH: &[(&str, Option<DashCase>)] = &[
     (
         "exec",
         Some((&["-", "--steps", "1"], "examples/count.cta", ".", "step 1:")),
+    ),
+    (
+        "fmt",
+        Some((&["-"], "examples/count.cta", ".", "; count.cta")),
     ),
     (
         "machine run",

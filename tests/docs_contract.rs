@@ -1421,7 +1421,7 @@ fn meaning(source: &str, budget: u64) -> (semantics::Program, semantics::Run) {
 
 /// The instruction positions of a program's labels.
 fn at(program: &semantics::Program, label: &str) -> Option<usize> {
-    program.labels[label]
+    program.labels[&constree::asm::ast::Name::root(label)]
 }
 
 #[test]
@@ -1579,7 +1579,7 @@ fn semantics_images_are_the_memory_of_another_program() {
         panic!("not an image");
     };
     let k = &kid.registers[kid.register_numbered(3).expect("k is r3")];
-    assert_eq!((k.name.as_str(), k.limit), ("k", 7));
+    assert_eq!((&*k.name.text, k.limit), ("k", 7));
     assert_eq!(kid.start, Some(0));
 }
 

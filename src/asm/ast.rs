@@ -3,13 +3,104 @@
 use super::source::Span;
 use std::rc::Rc;
 
-/// A name as written, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The scope that introduced a name: [`ScopeId::ROOT`] for the names the
+/// user wrote, or one macro expansion (each expansion has its own, so the
+/// labels of two expansions of one macro are different names).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ScopeId(u32);
+
+impl ScopeId {
+    /// The scope of the names written outside any macro expansion.
+    pub const ROOT: ScopeId = ScopeId(0);
+
+    /// The scope of the `n`th macro expansion (counted from 1).
+    pub fn expansion(n: u32) -> ScopeId {
+        ScopeId(n.max(1))
+    }
+
+    /// Whether this is [`ScopeId::ROOT`].
+    pub fn is_root(self) -> bool {
+        self == ScopeId::ROOT
+    }
+}
+
+/// A name as the program knows it: its text, and the scope that introduced
+/// it. Two names are the same name when both are equal.
+///
+/// Users see the text alone (`Display`); an image spells a name local to an
+/// expansion with its scope after a dot ([`Name::image_text`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Name {
-    /// The text.
-    pub text: String,
+    /// The text, as written (shared by every copy of the name).
+    pub text: Rc<str>,
+    /// The scope that introduced it.
+    pub scope: ScopeId,
+}
+
+impl Name {
+    /// A name the user wrote, outside any macro expansion.
+    pub fn root(text: &str) -> Name {
+        Name {
+            text: Rc::from(text),
+            scope: ScopeId::ROOT,
+        }
+    }
+
+    /// The name as an image's symbols spell it: the text, then for a name
+    /// local to a macro expansion a dot and the expansion's number
+    /// (`ready.7`), a name the language can spell.
+    pub fn image_text(&self) -> String {
+        if self.scope.is_root() {
+            self.text.to_string()
+        } else {
+            format!("{}.{}", self.text, self.scope.0)
+        }
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A name as written: its text and scope (the [`Name`]), and where.
+///
+/// The fields are the name's, side by side with the span, so that a
+/// statement stays small (see [`Stmt`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    /// The text, as written.
+    pub text: Rc<str>,
+    /// The scope that introduced it.
+    pub scope: ScopeId,
     /// Where it was written.
     pub span: Span,
+}
+
+impl Ident {
+    /// A name, written at `span`.
+    pub fn new(name: Name, span: Span) -> Ident {
+        Ident {
+            text: name.text,
+            scope: name.scope,
+            span,
+        }
+    }
+
+    /// The name (sharing its text).
+    pub fn name(&self) -> Name {
+        Name {
+            text: Rc::clone(&self.text),
+            scope: self.scope,
+        }
+    }
+
+    /// Gives it another name, keeping where it was written.
+    pub fn rename(&mut self, name: Name) {
+        self.text = name.text;
+        self.scope = name.scope;
+    }
 }
 
 /// Binary operators of assembly-time expressions.
@@ -64,7 +155,7 @@ pub enum ExprKind {
     /// A string (file names for `image`, bit strings for `bits`).
     Str(String),
     /// A name: register, label, constant, macro parameter or built-in.
-    Name(String),
+    Name(Name),
     /// `-e`
     Neg(Box<Expr>),
     /// `not e`
@@ -76,7 +167,7 @@ pub enum ExprKind {
     /// `(a, b, ...)`: two or more elements (`()` is Nil, `(a)` is `a`).
     Tuple(Vec<Expr>),
     /// `Head a b ...`: a constructor or built-in applied to arguments.
-    Apply(Name, Vec<Expr>),
+    Apply(Ident, Vec<Expr>),
     /// `#e`: the constant register that holds the value of `e`.
     Pool(Box<Expr>),
     /// `@i`: register number `i` (a number, a constant's name or an
@@ -113,7 +204,7 @@ impl Expr {
     /// that shape (a macro's arguments), without building it.
     pub fn shape_with(
         &self,
-        stands_for: &dyn Fn(&str) -> Option<(usize, usize)>,
+        stands_for: &dyn Fn(&Name) -> Option<(usize, usize)>,
     ) -> (usize, usize) {
         let (mut terms, mut deepest) = (0usize, 0usize);
         let mut pending = vec![(self, 1usize)];
@@ -133,7 +224,7 @@ impl Expr {
     }
 
     /// The name, if this expression is just a name.
-    pub fn as_name(&self) -> Option<&str> {
+    pub fn as_name(&self) -> Option<&Name> {
         match &self.kind {
             ExprKind::Name(n) => Some(n),
             _ => None,
@@ -157,18 +248,18 @@ pub enum ModuleRef {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stmt {
     /// `name:`
-    Label(Name),
+    Label(Ident),
     /// An instruction or a macro invocation: `name arg, arg`.
     Op {
         /// The mnemonic or macro name.
-        name: Name,
+        name: Ident,
         /// The operands.
         args: Vec<Expr>,
     },
     /// `reg NAME [@INDEX] [LIMIT | auto] [= VALUE]`
     Reg {
         /// The register's name.
-        name: Name,
+        name: Ident,
         /// An explicit index.
         index: Option<Box<Expr>>,
         /// The limit (`None`: the default; `Some(None)`: `auto`).
@@ -179,14 +270,14 @@ pub enum Stmt {
     /// `resize NAME LIMIT`: a new limit for a declared register.
     Resize {
         /// The register.
-        name: Name,
+        name: Ident,
         /// Its new limit.
         limit: Box<Expr>,
     },
     /// `const NAME = VALUE`
     Const {
         /// The constant.
-        name: Name,
+        name: Ident,
         /// Its value.
         value: Box<Expr>,
     },
@@ -194,9 +285,9 @@ pub enum Stmt {
     /// makes it a [`Node::Macro`]).
     Macro {
         /// The macro.
-        name: Name,
+        name: Ident,
         /// Its parameters.
-        params: Vec<Name>,
+        params: Vec<Ident>,
     },
     /// `if CONDITION` (the parser makes it a [`Node::If`]).
     If(Box<Expr>),
@@ -209,20 +300,20 @@ pub enum Stmt {
     /// `include MODULE`: read a file in place, every time.
     Include(ModuleRef),
     /// `entry LABEL`: where the program starts.
-    Entry(Name),
+    Entry(Ident),
     /// `callstack STACK, LINK`: the call convention's registers.
     CallStack {
         /// The register holding return continuations.
-        stack: Name,
+        stack: Ident,
         /// The scratch register `ret` uses.
-        link: Name,
+        link: Ident,
     },
     /// `block NAME [@INDEX] [LIMIT]`: a register whose code is laid out by
     /// hand (the body follows, up to `end`; the parser makes it a
     /// [`Node::Block`]).
     Block {
         /// The register.
-        name: Name,
+        name: Ident,
         /// An explicit index.
         index: Option<Box<Expr>>,
         /// Its limit (`None`: the size of its code).
@@ -230,7 +321,7 @@ pub enum Stmt {
     },
     /// `tail NAME`: inside a block, the code continues with the contents of
     /// another register.
-    Tail(Name),
+    Tail(Ident),
 }
 
 /// A statement and the span of its whole line.
@@ -263,9 +354,9 @@ pub enum Node {
     /// `macro NAME [PARAM, ...]` ... `end`.
     Macro {
         /// The macro.
-        name: Name,
+        name: Ident,
         /// Its parameters.
-        params: Vec<Name>,
+        params: Vec<Ident>,
         /// The span of the `macro` line.
         span: Span,
         /// Its body.

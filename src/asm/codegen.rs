@@ -1,11 +1,11 @@
 //! Code generation: register contents and limits, the checks that need
 //! them, and the image with its symbols and source map.
 
-use super::ast::Name;
+use super::ast::{Ident, Name};
 use super::eval::{Env, ImageCompiler, eval};
 use super::layout::{Layout, always_nil, block_name};
 use super::macros::{Chain, Expansion};
-use super::resolve::{LimitSpec, Opcode, Resolved, Role, display};
+use super::resolve::{LimitSpec, Opcode, Resolved, Role};
 use super::source::{Sources, Span};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::image::{
@@ -59,11 +59,11 @@ struct Generator<'a> {
 }
 
 impl Generator<'_> {
-    fn register_index(&self, name: &str) -> Option<i64> {
+    fn register_index(&self, name: &Name) -> Option<i64> {
         self.resolved
             .registers
             .iter()
-            .position(|r| r.name == name && r.role != Role::Constant(usize::MAX))
+            .position(|r| r.name == *name && r.role != Role::Constant(usize::MAX))
             .or_else(|| {
                 let b = *self.resolved.labels.get(name)?;
                 self.resolved
@@ -75,12 +75,12 @@ impl Generator<'_> {
     }
 
     /// The code that starts at a label (for `code(label)`).
-    fn code_of(&self, name: &Name) -> Result<Tree, Diagnostic> {
-        let Some(&b) = self.resolved.labels.get(&name.text) else {
+    fn code_of(&self, name: &Ident) -> Result<Tree, Diagnostic> {
+        let Some(&b) = self.resolved.labels.get(&name.name()) else {
             return Err(Diagnostic::error(
                 Code::E0601,
                 name.span,
-                format!("`{}` is not a label", display(&name.text)),
+                format!("`{}` is not a label", name.text),
             )
             .label("code(...) takes a label"));
         };
@@ -97,8 +97,8 @@ impl Generator<'_> {
     /// Every register's initial contents.
     fn contents(&mut self, compile: ImageCompiler<'_>) {
         self.hand_blocks();
-        let registers = |n: &str| self.register_index(n);
-        let code = |n: &Name| self.code_of(n);
+        let registers = |n: &Name| self.register_index(n);
+        let code = |n: &Ident| self.code_of(n);
         let mut env = Env::expanding(&self.expansion.consts);
         env.registers = Some(&registers);
         env.code = Some(&code);
@@ -159,7 +159,7 @@ impl Generator<'_> {
     fn hand_blocks(&mut self) {
         // Tails that are declared registers continue with their initial value.
         self.tail_values = {
-            let registers = |n: &str| self.register_index(n);
+            let registers = |n: &Name| self.register_index(n);
             let mut env = Env::expanding(&self.expansion.consts);
             env.registers = Some(&registers);
             self.resolved
@@ -287,7 +287,7 @@ impl Generator<'_> {
             let mut d = Diagnostic::error(
                 Code::E0603,
                 span.unwrap_or_default(),
-                format!("register `{}` is too small for {what}", display(&reg.name)),
+                format!("register `{}` is too small for {what}", reg.name),
             )
             .label(format!(
                 "{what} has {} conses, the limit is {}",
@@ -306,7 +306,7 @@ impl Generator<'_> {
                 .and_then(|c| c.as_ref())
                 .map_or(0, Tree::size);
             if !(Tree::NIL.fits(limits[0]) && size <= limits[0].max(0) as u64) {
-                let name = display(&self.resolved.registers[src].name).to_string();
+                let name = self.resolved.registers[src].name.to_string();
                 self.diagnostics.push(
                     Diagnostic::warning(
                         Code::W0705,
@@ -352,7 +352,7 @@ impl Generator<'_> {
         let mut written_in_reached = true;
         for (b, block) in resolved.blocks.iter().enumerate() {
             let from_macro =
-                !block.labels.is_empty() && block.labels.iter().all(|l| l.text.contains('@'));
+                !block.labels.is_empty() && block.labels.iter().all(|l| !l.scope.is_root());
             if !from_macro {
                 written_in_reached = self.layout.reachable[b];
             }
@@ -429,7 +429,7 @@ impl Generator<'_> {
                 && let (Some(use_site), Some(decl)) = (read[i], reg.span)
             {
                 self.diagnostics.push(
-                    Diagnostic::warning(Code::W0702, decl, format!("register `{}` is read but never written", display(&reg.name)))
+                    Diagnostic::warning(Code::W0702, decl, format!("register `{}` is read but never written", reg.name))
                         .label("declared without a value")
                         .with_label(use_site, "read here")
                         .note("it is always Nil; a register meant to be Nil is usually declared `reg NAME 0`"),
@@ -534,14 +534,14 @@ impl Generator<'_> {
             let Some((register, offset)) = place[b] else {
                 continue;
             };
-            let inner: Vec<(&Name, usize)> = match &block.hand {
+            let inner: Vec<(&Ident, usize)> = match &block.hand {
                 Some(h) => h.labels.iter().map(|(l, o)| (l, *o)).collect(),
                 None => block.labels.iter().map(|l| (l, 0)).collect(),
             };
             for (label, at) in inner {
-                if !label.text.contains('@') {
+                if label.scope.is_root() {
                     labels.push(LabelSymbol {
-                        name: label.text.clone(),
+                        name: label.text.to_string(),
                         register,
                         offset: offset + at,
                     });
@@ -566,9 +566,7 @@ impl Generator<'_> {
             .iter()
             .enumerate()
             .map(|(i, r)| ImageRegister {
-                // Names local to a macro expansion (`ready@7`) are written
-                // `ready.7`, a name the language can spell.
-                name: r.name.replace('@', "."),
+                name: r.name.image_text(),
                 limit: limits[i],
                 contents: self.contents[i].clone().unwrap_or_default(),
             })

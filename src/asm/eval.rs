@@ -5,7 +5,7 @@
 //! robots, memories), a raw tree, a list or a tuple. Every value that
 //! reaches a register is encoded with the engine's own encoders.
 
-use super::ast::{BinOp, Expr, ExprKind, Name};
+use super::ast::{BinOp, Expr, ExprKind, Ident, Name};
 use super::source::Span;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::encoding::Encode;
@@ -221,27 +221,27 @@ impl Value {
 }
 
 /// Register names to indices.
-pub type RegisterLookup<'a> = &'a dyn Fn(&str) -> Option<i64>;
+pub type RegisterLookup<'a> = &'a dyn Fn(&Name) -> Option<i64>;
 /// The code tree that starts at a label.
-pub type CodeLookup<'a> = &'a dyn Fn(&Name) -> Result<Tree, Diagnostic>;
+pub type CodeLookup<'a> = &'a dyn Fn(&Ident) -> Result<Tree, Diagnostic>;
 /// Compiles another program (`image("file.cta")`).
 pub type ImageCompiler<'a> = &'a dyn Fn(&str, Span) -> Result<Memory, Diagnostic>;
 
 /// What names mean while evaluating.
 pub struct Env<'a> {
-    consts: &'a HashMap<String, (Expr, Span)>,
+    consts: &'a HashMap<Name, (Expr, Span)>,
     /// Register names to indices (after registers are allocated).
     pub registers: Option<RegisterLookup<'a>>,
     /// The code tree of a label (after layout).
     pub code: Option<CodeLookup<'a>>,
     /// Compiles another program (`image("file.cta")`).
     pub image: Option<ImageCompiler<'a>>,
-    evaluating: RefCell<Vec<String>>,
+    evaluating: RefCell<Vec<Name>>,
     /// Constants evaluated (or failed) in this environment.
-    cache: RefCell<HashMap<String, EvalResult>>,
+    cache: RefCell<HashMap<Name, EvalResult>>,
     /// How deep each constant's value may nest lists, tuples and `some`s
     /// (a bound worked out from the definitions, see [`nesting_of`]).
-    nesting: RefCell<HashMap<String, usize>>,
+    nesting: RefCell<HashMap<Name, usize>>,
 }
 
 /// A constant's value may nest lists, tuples and `some`s at most this deep
@@ -254,7 +254,7 @@ pub type EvalResult = Result<Value, Diagnostic>;
 
 impl<'a> Env<'a> {
     /// While expanding: only constants (and built-ins) are known.
-    pub fn expanding(consts: &'a HashMap<String, (Expr, Span)>) -> Env<'a> {
+    pub fn expanding(consts: &'a HashMap<Name, (Expr, Span)>) -> Env<'a> {
         Env {
             consts,
             registers: None,
@@ -267,9 +267,19 @@ impl<'a> Env<'a> {
     }
 }
 
-/// Whether a name has a fixed meaning as a value (`N`, `Red`, `nil`, ...).
-pub fn is_builtin_name(name: &str) -> bool {
-    builtin_name(name).is_some()
+/// Whether a name has a fixed meaning as a value (`N`, `Red`, `nil`, ...):
+/// a name the user wrote (a macro's local label is never one).
+pub fn is_builtin_name(name: &Name) -> bool {
+    builtin(name).is_some()
+}
+
+/// The fixed meaning of a name the user wrote, if it has one.
+fn builtin(name: &Name) -> Option<Value> {
+    if name.scope.is_root() {
+        builtin_name(&name.text)
+    } else {
+        None
+    }
 }
 
 /// The names with a fixed meaning (directions, colours, `true`, `Pass`,
@@ -386,7 +396,7 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
     }
 }
 
-fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
+fn eval_name(name: &Name, span: Span, env: &Env<'_>) -> EvalResult {
     if let Some((expr, _)) = env.consts.get(name) {
         if let Some(v) = env.cache.borrow().get(name) {
             return v.clone();
@@ -394,7 +404,7 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
         prepare(name, env);
         return eval_constant(name, expr, span, env);
     }
-    if let Some(v) = builtin_name(name) {
+    if let Some(v) = builtin(name) {
         return Ok(v);
     }
     if env.registers.and_then(|r| r(name)).is_some() {
@@ -405,7 +415,7 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
         )
         .label("a register (or a label's code register)"));
     }
-    if let Some(usage) = usage(name) {
+    if let Some(usage) = usage(&name.text) {
         return Err(
             Diagnostic::error(Code::E0410, span, format!("`{name}` needs arguments"))
                 .label("given none")
@@ -415,8 +425,12 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
     let d =
         Diagnostic::error(Code::E0406, span, format!("unknown name `{name}`")).label("not defined");
     let builtins = builtin_names();
-    let known = env.consts.keys().chain(&builtins).map(String::as_str);
-    let d = match crate::asm::suggest::nearest(name, known) {
+    let known = env
+        .consts
+        .keys()
+        .map(|n| &*n.text)
+        .chain(builtins.iter().map(String::as_str));
+    let d = match crate::asm::suggest::nearest(&name.text, known) {
         Some(s) if Direction::ALL.iter().any(|d| d.name() == s) => d.help(format!(
             "did you mean `{s}`? directions are N, NE, E, SE, S, SW, W, NW (capitals)"
         )),
@@ -432,12 +446,18 @@ fn eval_name(name: &str, span: Span, env: &Env<'_>) -> EvalResult {
 
 /// A constant's value: from the cache, or evaluated now (a cycle, or a
 /// value nested too deep, is an error).
-fn eval_constant(name: &str, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResult {
+fn eval_constant(name: &Name, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResult {
     if let Some(v) = env.cache.borrow().get(name) {
         return v.clone();
     }
     if env.evaluating.borrow().iter().any(|n| n == name) {
-        let cycle = env.evaluating.borrow().join(" -> ");
+        let cycle = env
+            .evaluating
+            .borrow()
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" -> ");
         return Err(Diagnostic::error(
             Code::E0404,
             span,
@@ -447,7 +467,7 @@ fn eval_constant(name: &str, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResu
         .note(format!("the chain: {cycle} -> {name}")));
     }
     let nesting = nesting_of(expr, env);
-    env.nesting.borrow_mut().insert(name.to_string(), nesting);
+    env.nesting.borrow_mut().insert(name.clone(), nesting);
     let value = if nesting > MAX_VALUE_NESTING {
         Err(Diagnostic::error(
             Code::E0424,
@@ -458,14 +478,12 @@ fn eval_constant(name: &str, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResu
             "lists, tuples and `some`s {nesting} levels deep, counting the constants it names"
         )))
     } else {
-        env.evaluating.borrow_mut().push(name.to_string());
+        env.evaluating.borrow_mut().push(name.clone());
         let value = eval(expr, env);
         env.evaluating.borrow_mut().pop();
         value
     };
-    env.cache
-        .borrow_mut()
-        .insert(name.to_string(), value.clone());
+    env.cache.borrow_mut().insert(name.clone(), value.clone());
     value
 }
 
@@ -475,11 +493,11 @@ fn eval_constant(name: &str, expr: &Expr, span: Span, env: &Env<'_>) -> EvalResu
 /// deeper than its own expression, however long the chain of constants.
 /// While they are evaluated, `name` counts as being evaluated, so that a
 /// cycle through it is reported from `name` on, as plain recursion would.
-fn prepare(name: &str, env: &Env<'_>) {
-    env.evaluating.borrow_mut().push(name.to_string());
-    let mut seen: HashSet<&str> = HashSet::new();
+fn prepare(name: &Name, env: &Env<'_>) {
+    env.evaluating.borrow_mut().push(name.clone());
+    let mut seen: HashSet<&Name> = HashSet::new();
     // `(constant, whether the constants it names are on the stack above)`.
-    let mut stack: Vec<(&str, bool)> = vec![(name, false)];
+    let mut stack: Vec<(&Name, bool)> = vec![(name, false)];
     while let Some((next, ready)) = stack.pop() {
         let Some((key, (expr, _))) = env.consts.get_key_value(next) else {
             continue;
@@ -507,12 +525,12 @@ fn prepare(name: &str, env: &Env<'_>) {
 }
 
 /// Every name an expression uses as a value (without recursion).
-fn names_in(expr: &Expr) -> Vec<&str> {
+fn names_in(expr: &Expr) -> Vec<&Name> {
     let mut names = Vec::new();
     let mut pending = vec![expr];
     while let Some(e) = pending.pop() {
         match &e.kind {
-            ExprKind::Name(n) => names.push(n.as_str()),
+            ExprKind::Name(n) => names.push(n),
             _ => pending.extend(e.children()),
         }
     }
@@ -546,7 +564,7 @@ fn nesting_of(expr: &Expr, env: &Env<'_>) -> usize {
                 pending.extend(items.iter().map(|x| (x, inside)));
             }
             ExprKind::Apply(head, args) => {
-                let depth = if head.text == "some" { inside } else { depth };
+                let depth = if *head.text == *"some" { inside } else { depth };
                 deepest = deepest.max(depth);
                 pending.extend(args.iter().map(|x| (x, depth)));
             }
@@ -647,7 +665,7 @@ fn shift_right(x: i64, s: i64) -> i64 {
 
 /// The arguments of an application, checked by kind.
 struct Args<'e, 'a> {
-    head: &'e Name,
+    head: &'e Ident,
     args: &'e [Expr],
     span: Span,
     env: &'e Env<'a>,
@@ -877,10 +895,10 @@ pub fn usage(head: &str) -> Option<String> {
 }
 
 /// `head args...`: constructors of the report's types and built-ins.
-fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
+fn apply(head: &Ident, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
     // Built-ins take one argument, which may be a tuple: cons(a, b).
     let unpacked: Vec<Expr>;
-    let args = match (head.text.as_str(), args) {
+    let args = match (&*head.text, args) {
         (
             "cons",
             [
@@ -904,7 +922,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
     let command = |c| Ok(Value::Command(c));
     let action = |x| Ok(Value::Action(x));
     let instruction = |i| Ok(Value::Instruction(i));
-    match head.text.as_str() {
+    match &*head.text {
         "Move" => a
             .arity(1)
             .and_then(|_| command(Command::Move(a.direction(0)?))),
@@ -1069,11 +1087,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
                 Diagnostic::error(Code::E0414, span, "code(...) cannot be used here")
                     .label("not while expanding")
             })?;
-            code(&Name {
-                text: label.to_string(),
-                span: a.span(0),
-            })
-            .map(Value::Tree)
+            code(&Ident::new(label.clone(), a.span(0))).map(Value::Tree)
         }),
         "" => Err(Diagnostic::error(
             Code::E0416,
@@ -1082,7 +1096,7 @@ fn apply(head: &Name, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
         )
         .label("this is not a name")),
         other => {
-            let known = builtin_name(other).is_some() || env.consts.contains_key(other);
+            let known = builtin_name(other).is_some() || env.consts.contains_key(&head.name());
             let d = Diagnostic::error(
                 Code::E0417,
                 head.span,

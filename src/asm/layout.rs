@@ -136,8 +136,8 @@ pub fn chain(layout: &Layout, first: usize) -> Vec<usize> {
 
 /// The label to show for a block.
 pub fn block_name(block: &Block, index: usize) -> String {
-    block.labels.first().map_or_else(
-        || format!("block{index}"),
-        |l| super::resolve::display(&l.text).to_string(),
-    )
+    block
+        .labels
+        .first()
+        .map_or_else(|| format!("block{index}"), |l| l.text.to_string())
 }

@@ -4,7 +4,7 @@
 //! `include`s, in place) and one section per module it `use`s. Code never
 //! falls through from one section into another.
 
-use super::ast::{BinOp, Body, Expr, ExprKind, Line, ModuleRef, Name, Node, Stmt};
+use super::ast::{BinOp, Body, Expr, ExprKind, Ident, Line, ModuleRef, Name, Node, ScopeId, Stmt};
 use super::eval::{Env, Value, eval};
 use super::lexer::MAX_EXPRESSION_DEPTH;
 use super::parser::Nodes;
@@ -107,13 +107,11 @@ pub struct Section {
 /// A macro definition.
 #[derive(Debug)]
 struct MacroDef {
-    name: Name,
-    /// The name, shared by every expansion's chain.
-    shown_name: Rc<str>,
-    params: Vec<Name>,
+    name: Ident,
+    params: Vec<Ident>,
     body: Body,
     /// Labels defined in the body: local to each expansion.
-    locals: Vec<String>,
+    locals: Rc<HashSet<Name>>,
     file: FileId,
 }
 
@@ -125,7 +123,7 @@ pub struct Expansion {
     /// The sections, main first.
     pub sections: Vec<Section>,
     /// Constants, by name: their expression and the span of their definition.
-    pub consts: HashMap<String, (Expr, Span)>,
+    pub consts: HashMap<Name, (Expr, Span)>,
     /// Diagnostics.
     pub diagnostics: Vec<Diagnostic>,
     /// The names of the macros defined (in the program and the modules it
@@ -150,8 +148,11 @@ struct Arg {
 /// Substitutions of one macro expansion.
 #[derive(Clone, Default)]
 struct Scope {
-    params: HashMap<String, Arg>,
-    locals: HashMap<String, String>,
+    /// The expansion's scope: its local labels are named in it.
+    id: ScopeId,
+    params: HashMap<Name, Arg>,
+    /// The macro's local labels, as written in its body.
+    locals: Rc<HashSet<Name>>,
     chain: Chain,
     depth: usize,
 }
@@ -269,7 +270,7 @@ impl Expander<'_> {
         nodes: &[Node],
         context: &Context<'_>,
         out: &mut Vec<Item>,
-        global_label: &mut Option<String>,
+        global_label: &mut Option<Rc<str>>,
     ) {
         let scope = context.scope;
         let mut stack = vec![Walk::Nodes(nodes.iter())];
@@ -345,7 +346,7 @@ impl Expander<'_> {
         line: Line,
         context: &Context<'_>,
         out: &mut Vec<Item>,
-        global_label: &mut Option<String>,
+        global_label: &mut Option<Rc<str>>,
     ) {
         let scope = context.scope;
         match &line.stmt {
@@ -360,8 +361,8 @@ impl Expander<'_> {
                     context.file,
                 );
             }
-            Stmt::Op { name, args } if self.macros.contains_key(&name.text) => {
-                let def = Rc::clone(&self.macros[&name.text]);
+            Stmt::Op { name, args } if self.macros.contains_key(&*name.text) => {
+                let def = Rc::clone(&self.macros[&*name.text]);
                 if !self.fits(&args.iter().collect::<Vec<_>>(), scope, line.span) {
                     return;
                 }
@@ -381,16 +382,13 @@ impl Expander<'_> {
                 self.define_const(name, *value);
             }
             Stmt::Label(name) => {
-                let renamed = local_name(&name.text, scope, global_label);
+                let renamed = local_name(&name.name(), scope, global_label);
                 if scope.depth == 0 && !name.text.starts_with('.') {
-                    *global_label = Some(name.text.clone());
+                    *global_label = Some(Rc::clone(&name.text));
                 }
                 let span = name.span;
                 let mut item = self.item(line, scope);
-                item.stmt = Stmt::Label(Name {
-                    text: renamed,
-                    span,
-                });
+                item.stmt = Stmt::Label(Ident::new(renamed, span));
                 self.emit(out, item);
             }
             _ => {
@@ -438,7 +436,7 @@ impl Expander<'_> {
     /// are substituted in, stay within the expansion budget and the depth
     /// cap (reported when they do not): checked before they are built.
     fn fits(&mut self, exprs: &[&Expr], scope: &Scope, span: Span) -> bool {
-        let stands_for = |n: &str| scope.params.get(n).map(|a| a.shape);
+        let stands_for = |n: &Name| scope.params.get(n).map(|a| a.shape);
         let (mut terms, mut depth) = (0usize, 0usize);
         for e in exprs {
             let (t, d) = e.shape_with(&stands_for);
@@ -471,8 +469,8 @@ impl Expander<'_> {
         }
     }
 
-    fn define_macro(&mut self, name: &Name, params: &[Name], body: Body, file: FileId) {
-        if let Some(previous) = self.macros.get(&name.text) {
+    fn define_macro(&mut self, name: &Ident, params: &[Ident], body: Body, file: FileId) {
+        if let Some(previous) = self.macros.get(&*name.text) {
             let d = Diagnostic::error(
                 Code::E0209,
                 name.span,
@@ -483,7 +481,7 @@ impl Expander<'_> {
             self.error(d);
             return;
         }
-        if super::ast::KEYWORDS.contains(&name.text.as_str())
+        if super::ast::KEYWORDS.contains(&&*name.text)
             || super::resolve::Opcode::parse(&name.text).is_some()
         {
             let d = Diagnostic::error(
@@ -509,32 +507,33 @@ impl Expander<'_> {
             }
         }
         // Labels anywhere in the body, however deep.
-        let mut locals = Vec::new();
+        let mut locals = HashSet::new();
         let mut pending: Vec<&Node> = body.iter().collect();
         while let Some(node) = pending.pop() {
             match node {
                 Node::Line(Line {
                     stmt: Stmt::Label(n),
                     ..
-                }) => locals.push(n.text.clone()),
+                }) => {
+                    locals.insert(n.name());
+                }
                 node => pending.extend(node.bodies().into_iter().flat_map(|b| b.iter())),
             }
         }
         self.macros.insert(
-            name.text.clone(),
+            name.text.to_string(),
             Rc::new(MacroDef {
                 name: name.clone(),
-                shown_name: Rc::from(name.text.as_str()),
                 params: params.to_vec(),
                 body,
-                locals,
+                locals: Rc::new(locals),
                 file,
             }),
         );
     }
 
-    fn define_const(&mut self, name: &Name, value: Expr) {
-        if let Some((_, previous)) = self.out.consts.get(&name.text) {
+    fn define_const(&mut self, name: &Ident, value: Expr) {
+        if let Some((_, previous)) = self.out.consts.get(&name.name()) {
             let d = Diagnostic::error(
                 Code::E0212,
                 name.span,
@@ -545,15 +544,13 @@ impl Expander<'_> {
             self.error(d);
             return;
         }
-        self.out
-            .consts
-            .insert(name.text.clone(), (value, name.span));
+        self.out.consts.insert(name.name(), (value, name.span));
     }
 
     fn invoke(
         &mut self,
         def: &MacroDef,
-        call: &Name,
+        call: &Ident,
         args: Vec<Expr>,
         scope: &Scope,
         out: &mut Vec<Item>,
@@ -621,23 +618,19 @@ impl Expander<'_> {
             return;
         }
         self.expansions += 1;
-        let suffix = self.expansions;
-        let chain = scope.chain.inside(Rc::clone(&def.shown_name), call.span);
+        let chain = scope.chain.inside(Rc::clone(&def.name.text), call.span);
         let inner = Scope {
+            id: ScopeId::expansion(self.expansions),
             params: def
                 .params
                 .iter()
-                .map(|p| p.text.clone())
+                .map(Ident::name)
                 .zip(args.into_iter().map(|expr| Arg {
                     shape: expr.shape(),
                     expr,
                 }))
                 .collect(),
-            locals: def
-                .locals
-                .iter()
-                .map(|l| (l.clone(), format!("{l}@{suffix}")))
-                .collect(),
+            locals: Rc::clone(&def.locals),
             chain,
             depth: scope.depth + 1,
         };
@@ -802,24 +795,30 @@ impl Expander<'_> {
     }
 }
 
-/// The name a label gets: macro-local labels are renamed per expansion, and
-/// `.name` labels outside macros belong to the last global label.
-fn local_name(name: &str, scope: &Scope, global_label: &Option<String>) -> String {
-    if let Some(renamed) = scope.locals.get(name) {
-        return renamed.clone();
+/// The name a label gets: a macro's local labels are named in the scope of
+/// their expansion, and `.name` labels outside macros belong to the last
+/// global label (`main.loop`).
+fn local_name(name: &Name, scope: &Scope, global_label: &Option<Rc<str>>) -> Name {
+    if scope.locals.contains(name) {
+        return Name {
+            text: Rc::clone(&name.text),
+            scope: scope.id,
+        };
     }
     match global_label {
-        Some(g) if name.starts_with('.') && scope.depth == 0 => format!("{g}{name}"),
-        _ => name.to_string(),
+        Some(g) if name.text.starts_with('.') && scope.depth == 0 => {
+            Name::root(&format!("{g}{}", name.text))
+        }
+        _ => name.clone(),
     }
 }
 
 /// Replaces macro parameters by their arguments and renames local names in
 /// an expression, in place.
-fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<String>) {
+fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<Rc<str>>) {
     match &mut expr.kind {
         ExprKind::Name(n) => {
-            if let Some(arg) = scope.params.get(n.as_str()) {
+            if let Some(arg) = scope.params.get(n) {
                 *expr = arg.expr.clone();
             } else {
                 rename(n, scope, g);
@@ -885,24 +884,22 @@ fn fold_numbers(expr: &mut Expr) {
 }
 
 /// Renames a local name: see [`local_name`].
-fn rename(name: &mut String, scope: &Scope, g: &Option<String>) {
-    if scope.locals.contains_key(name.as_str())
-        || (name.starts_with('.') && g.is_some() && scope.depth == 0)
+fn rename(name: &mut Name, scope: &Scope, g: &Option<Rc<str>>) {
+    if scope.locals.contains(name)
+        || (name.text.starts_with('.') && g.is_some() && scope.depth == 0)
     {
         *name = local_name(name, scope, g);
     }
 }
 
 /// A name in a statement: a parameter standing for a name, or a local name.
-fn substitute_name(name: &mut Name, scope: &Scope, g: &Option<String>) {
-    match scope
-        .params
-        .get(name.text.as_str())
-        .and_then(|a| a.expr.as_name())
-    {
-        Some(n) => name.text = n.to_string(),
-        None => rename(&mut name.text, scope, g),
+fn substitute_name(name: &mut Ident, scope: &Scope, g: &Option<Rc<str>>) {
+    let mut renamed = name.name();
+    match scope.params.get(&renamed).and_then(|a| a.expr.as_name()) {
+        Some(n) => renamed = n.clone(),
+        None => rename(&mut renamed, scope, g),
     }
+    name.rename(renamed);
 }
 
 /// The expressions of a statement (those [`substitute_stmt`] substitutes
@@ -929,10 +926,10 @@ fn statement_exprs(stmt: &Stmt) -> Vec<&Expr> {
 }
 
 /// [`substitute`] over a statement.
-fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<String>) {
+fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<Rc<str>>) {
     let e = |x: &mut Expr| substitute(x, scope, g);
     let b = |x: &mut Box<Expr>| substitute(x, scope, g);
-    let n = |x: &mut Name| substitute_name(x, scope, g);
+    let n = |x: &mut Ident| substitute_name(x, scope, g);
     match stmt {
         Stmt::Op { args, .. } => args.iter_mut().for_each(e),
         Stmt::Reg {

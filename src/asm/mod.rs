@@ -16,6 +16,7 @@ pub mod calls;
 pub mod codegen;
 pub mod disasm;
 pub mod eval;
+pub mod fmt;
 pub mod layout;
 pub mod lexer;
 pub mod listing;

@@ -7,7 +7,7 @@
 //! every bad line. Each bad line is then parsed again on its own with rich
 //! errors, to say what was expected there.
 
-use super::ast::{BinOp, Body, Expr, ExprKind, KEYWORDS, Line, ModuleRef, Name, Node, Stmt};
+use super::ast::{BinOp, Body, Expr, ExprKind, Ident, KEYWORDS, Line, ModuleRef, Name, Node, Stmt};
 use super::lexer::{self, Number, Token};
 use super::source::{FileId, Span};
 use crate::diagnostic::{Code, Diagnostic};
@@ -55,8 +55,8 @@ enum OpenKind {
     },
     /// `macro`: its name, parameters and the span of its line.
     Macro {
-        name: Name,
-        params: Vec<Name>,
+        name: Ident,
+        params: Vec<Ident>,
         span: Span,
     },
     /// `block`: its line.
@@ -384,7 +384,7 @@ fn describe_pattern(pattern: &RichPattern<'_, Token<'_>>) -> String {
 }
 
 /// A name that is not a keyword.
-fn ident<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Name, E> + Clone
+fn ident<'tok, 'src: 'tok, I, E>(file: FileId) -> impl Parser<'tok, I, Ident, E> + Clone
 where
     I: ValueInput<'tok, Token = Token<'src>, Span = SimpleSpan>,
     E: ParserExtra<'tok, I>,
@@ -393,10 +393,7 @@ where
     select! { Token::Ident(s) if !KEYWORDS.contains(&s) => s }
         .map_with(move |s: &str, e| {
             let at: SimpleSpan = e.span();
-            Name {
-                text: s.to_string(),
-                span: Span::new(file, at.into_range()),
-            }
+            Ident::new(Name::root(s), Span::new(file, at.into_range()))
         })
         .labelled("a name")
 }
@@ -434,7 +431,7 @@ where
     E::Error: LabelError<'tok, I, &'static str>,
 {
     ident(file).map(|n| Expr {
-        kind: ExprKind::Name(n.text),
+        kind: ExprKind::Name(n.name()),
         span: n.span,
     })
 }
@@ -518,10 +515,7 @@ where
                 }
                 ExprKind::Name(n) => Expr {
                     kind: ExprKind::Apply(
-                        Name {
-                            text: n,
-                            span: head.span,
-                        },
+                        Ident::new(n, head.span),
                         vec![arg],
                     ),
                     span,
@@ -530,10 +524,7 @@ where
                 // value is computed.
                 _ => Expr {
                     kind: ExprKind::Apply(
-                        Name {
-                            text: String::new(),
-                            span: head.span,
-                        },
+                        Ident::new(Name::root(""), head.span),
                         vec![head, arg],
                     ),
                     span,

@@ -4,6 +4,7 @@ mod asm;
 mod conformance;
 mod debug;
 mod exec;
+mod fmt;
 mod input;
 mod kind;
 mod machine;
@@ -56,6 +57,12 @@ enum Command {
   constree check examples/walker.cta                   # silent, exit code 0, when all is well
   constree check bot.cta --stdlib stdlib/              # with the standard library from a directory")]
     Check(asm::CheckArgs),
+    /// Lay out programs the one canonical way (docs/fmt.md), in place.
+    #[command(after_help = "Examples:
+  constree fmt bot.cta lib.cta                         # rewrites each file whose layout changes
+  constree fmt --check *.cta                           # lists the files not formatted, exit code 1 if any
+  constree fmt - < bot.cta > /tmp/bot.cta              # standard input to standard output")]
+    Fmt(fmt::FmtArgs),
     /// Run one program's machine outside any world, step by step.
     #[command(
         after_help = "Each step does for the machine what the engine does for a robot, in this order:
@@ -250,6 +257,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Asm(args) => asm::run_asm(args),
         Command::Check(args) => asm::run_check(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Disasm(args) => asm::run_disasm(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Exec(args) => exec::run(args),

@@ -461,7 +461,7 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
 
 /// `index` if it is below `count`; otherwise the error that `who` names a
 /// `what` the image does not have.
-fn index_below<T: PartialOrd + std::fmt::Display>(
+pub(super) fn index_below<T: PartialOrd + std::fmt::Display>(
     index: T,
     count: T,
     who: &str,
@@ -476,19 +476,61 @@ fn index_below<T: PartialOrd + std::fmt::Display>(
     }
 }
 
-/// Reads an image file (`-` is standard input).
+/// The two forms of a `.ctm` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// JSON with a node table (this module).
+    Json,
+    /// The binary form ([`super::binary`]).
+    Binary,
+}
+
+/// The bytes of an image in a form.
+pub fn to_bytes(image: &Image, form: Form) -> Vec<u8> {
+    match form {
+        Form::Json => to_json(image).into_bytes(),
+        Form::Binary => super::binary::to_binary(image),
+    }
+}
+
+/// Reads an image from the bytes of a `.ctm` file of either form, told
+/// apart by the binary form's first bytes, and says which it was.
+pub fn from_bytes(bytes: Vec<u8>) -> Result<(Image, Form), ImageError> {
+    if super::binary::is_binary(&bytes) {
+        return Ok((super::binary::from_binary(&bytes)?, Form::Binary));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        ImageError::Json(format!(
+            "not UTF-8 text (byte {} is not), nor a binary image",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    Ok((from_json(&text)?, Form::Json))
+}
+
+/// Reads an image file of either form (`-` is standard input).
 pub fn load(path: &Path) -> Result<Image, ImageError> {
-    let text = crate::files::read_input_text(path)?;
+    load_form(path).map(|(image, _)| image)
+}
+
+/// [`load`], also saying which form the file has.
+pub fn load_form(path: &Path) -> Result<(Image, Form), ImageError> {
+    let bytes = crate::files::read_input(path)?;
     let name = crate::files::display(path);
-    from_json(&text).map_err(|e| match e {
+    from_bytes(bytes).map_err(|e| match e {
         ImageError::Json(m) => ImageError::Json(format!("{name}: {m}")),
         ImageError::Corrupt(m) => ImageError::Corrupt(format!("{name}: {m}")),
         io => io,
     })
 }
 
-/// Writes an image to a file, safely (see [`crate::files`]).
+/// Writes an image to a file as JSON, safely (see [`crate::files`]).
 pub fn save(image: &Image, path: &Path) -> Result<(), ImageError> {
-    crate::files::write_output(path, to_json(image).as_bytes())
+    save_as(image, path, Form::Json)
+}
+
+/// Writes an image to a file in a form, safely (see [`crate::files`]).
+pub fn save_as(image: &Image, path: &Path, form: Form) -> Result<(), ImageError> {
+    crate::files::write_output(path, &to_bytes(image, form))
         .map_err(|e| ImageError::Io(format!("{}: {e}", path.display())))
 }

@@ -4,9 +4,11 @@
 //! debugger needs to talk about it in source terms: register names, labels
 //! (register and offset), the call convention, and a source map from every
 //! instruction of every code register back to its file, line and column and
-//! the macro expansions it came from. Images are stored as JSON (`.ctm`, see
-//! [`mod@format`]) with every distinct subtree stored once.
+//! the macro expansions it came from. Images are stored as `.ctm` files,
+//! as JSON (see [`mod@format`]) or in a binary form (see [`binary`]), both
+//! with every distinct subtree stored once.
 
+pub mod binary;
 pub mod format;
 pub mod sources;
 

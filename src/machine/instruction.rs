@@ -53,6 +53,21 @@ impl Decode for Instruction {
     }
 }
 
+/// What [`Instruction::decode`] memoised in an instruction node, read
+/// without building the [`Instruction`]: its tag (0 `Nilify`, 1
+/// `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) and its operands (`Nilify`
+/// has one, the others 0), each below 2^20. `None` when nothing valid is
+/// memoised (not decoded yet, invalid, or an operand out of that range).
+#[inline(always)]
+pub(super) fn memoised(head: &Tree) -> Option<(u64, [usize; 3])> {
+    let word = head.memo()?.get();
+    if word & 3 != 2 {
+        return None;
+    }
+    let operand = |k: u32| ((word >> (4 + k * OPERAND_BITS)) & OPERAND_MASK) as usize;
+    Some(((word >> 2) & 3, [operand(0), operand(1), operand(2)]))
+}
+
 fn decode_uncached(tree: &Tree) -> Option<Instruction> {
     let (tag, args) = tree.split()?;
     let operands = || <(i64, i64, i64)>::decode(args);

@@ -1,6 +1,7 @@
 //! Running a machine: `execute`, `runFor` and `runMachine` of the report.
 
 use super::cycle::{Watch, cycle_skip};
+use super::instruction::memoised;
 use super::{Instruction, MachineError, Register};
 use crate::encoding::Decode;
 use crate::tree::{SpineCursor, Tree};
@@ -42,15 +43,47 @@ pub struct RunReport {
     pub halted: bool,
 }
 
-/// The register `index` names in a memory of `len` registers. A negative
-/// index, as an unsigned number, is above any length: one comparison checks
-/// both ends.
-#[inline(always)]
-fn slot(index: i64, len: usize) -> Result<usize, MachineError> {
-    if (index as u64) < len as u64 {
-        Ok(index as usize)
-    } else {
-        Err(MachineError::NoSuchRegister(index))
+/// A register operand: an index as instructions carry it, checked against
+/// the memory when used (`i64`), or one known to name a register
+/// ([`Checked`]).
+trait Operand: Copy {
+    /// The register it names in a memory of `len` registers.
+    fn slot(self, len: usize) -> Result<usize, MachineError>;
+    /// The index, as errors name it.
+    fn index(self) -> i64;
+}
+
+impl Operand for i64 {
+    /// A negative index, as an unsigned number, is above any length: one
+    /// comparison checks both ends.
+    #[inline(always)]
+    fn slot(self, len: usize) -> Result<usize, MachineError> {
+        if (self as u64) < len as u64 {
+            Ok(self as usize)
+        } else {
+            Err(MachineError::NoSuchRegister(self))
+        }
+    }
+
+    #[inline(always)]
+    fn index(self) -> i64 {
+        self
+    }
+}
+
+/// An operand already checked to be below the memory's length.
+#[derive(Clone, Copy)]
+struct Checked(usize);
+
+impl Operand for Checked {
+    #[inline(always)]
+    fn slot(self, _len: usize) -> Result<usize, MachineError> {
+        Ok(self.0)
+    }
+
+    #[inline(always)]
+    fn index(self) -> i64 {
+        self.0 as i64
     }
 }
 
@@ -82,8 +115,8 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
 
     /// The report's `getTree`.
     #[inline(always)]
-    fn get(&self, index: i64) -> Result<&Tree, MachineError> {
-        match slot(index, self.memory.len())? {
+    fn get(&self, index: impl Operand) -> Result<&Tree, MachineError> {
+        match index.slot(self.memory.len())? {
             0 => Ok(self.program.current()),
             i => Ok(&self.memory[i].contents),
         }
@@ -91,18 +124,19 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
 
     /// The report's `setTree`: a checked write.
     #[inline(always)]
-    fn set(&mut self, index: i64, tree: Tree) -> Result<(), MachineError> {
-        let i = slot(index, self.memory.len())?;
-        if !tree.fits(self.memory[i].limit) {
-            return Err(MachineError::OutOfMemory(index));
+    fn set(&mut self, index: impl Operand, tree: Tree) -> Result<(), MachineError> {
+        let i = index.slot(self.memory.len())?;
+        let register = &mut self.memory[i];
+        if !tree.fits(register.limit) {
+            return Err(MachineError::OutOfMemory(index.index()));
         }
         if i == 0 {
             self.program.reset(tree);
         } else {
-            if WATCH && !self.memory[i].contents.ptr_eq(&tree) {
+            if WATCH && !register.contents.ptr_eq(&tree) {
                 self.changed = true;
             }
-            self.memory[i].contents = tree;
+            register.contents = tree;
         }
         Ok(())
     }
@@ -127,30 +161,73 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     #[inline(always)]
     fn execute(&mut self, instruction: Instruction) -> Result<(), MachineError> {
         match instruction {
-            Instruction::Nilify(tgt) => self.set(tgt, Tree::NIL),
-            Instruction::Construct(fnt, bck, tgt) => {
-                let front = self.get(fnt)?.clone();
-                let back = self.get(bck)?.clone();
-                self.set(tgt, Tree::cons(front, back))
+            Instruction::Nilify(tgt) => self.execute_parts(0, [tgt, 0, 0]),
+            Instruction::Construct(fnt, bck, tgt) => self.execute_parts(1, [fnt, bck, tgt]),
+            Instruction::Deconstruct(src, fnt, bck) => self.execute_parts(2, [src, fnt, bck]),
+            Instruction::CopyIfNil(tst, src, tgt) => self.execute_parts(3, [tst, src, tgt]),
+        }
+    }
+
+    /// The report's `execute` of an instruction given as its tag and
+    /// operands (see [`memoised`]), each checked when it is used.
+    #[inline(always)]
+    fn execute_parts<O: Operand>(
+        &mut self,
+        tag: u64,
+        [a, b, c]: [O; 3],
+    ) -> Result<(), MachineError> {
+        match tag {
+            // Nilify tgt
+            0 => self.set(a, Tree::NIL),
+            // Construct fnt bck tgt
+            1 => {
+                let front = self.get(a)?.clone();
+                let back = self.get(b)?.clone();
+                self.set(c, Tree::cons(front, back))
             }
-            Instruction::Deconstruct(src, fnt, bck) => {
-                let Some((front, back)) = self.get(src)?.split() else {
-                    return Err(MachineError::DeconstructNil(src));
+            // Deconstruct src fnt bck
+            2 => {
+                let Some((front, back)) = self.get(a)?.split() else {
+                    return Err(MachineError::DeconstructNil(a.index()));
                 };
                 let (front, back) = (front.clone(), back.clone());
                 // Front first, then back: with fnt == bck the back wins.
-                self.set(fnt, front)?;
-                self.set(bck, back)
+                self.set(b, front)?;
+                self.set(c, back)
             }
-            Instruction::CopyIfNil(tst, src, tgt) => {
-                // With a non-Nil test, src and tgt are not even checked.
-                if self.get(tst)?.is_nil() {
-                    let source = self.get(src)?.clone();
-                    self.set(tgt, source)
+            // CopyIfNil tst src tgt: with a non-Nil test, src and tgt are
+            // not even checked.
+            _ => {
+                if self.get(a)?.is_nil() {
+                    let source = self.get(b)?.clone();
+                    self.set(c, source)
                 } else {
                     Ok(())
                 }
             }
+        }
+    }
+
+    /// One tick: `Ok(false)` when the program is Nil (nothing ran). An
+    /// instruction whose decoding is memoised with operands that all name
+    /// registers runs without decoding or checking them again; any other
+    /// is decoded and checked as the report does.
+    #[inline(always)]
+    fn step(&mut self) -> Result<bool, MachineError> {
+        let Some(head) = self.program.current().front() else {
+            return Ok(false);
+        };
+        if let Some((tag, operands)) = memoised(head)
+            && operands[0].max(operands[1]).max(operands[2]) < self.memory.len()
+        {
+            self.program.advance();
+            return self
+                .execute_parts(tag, operands.map(Checked))
+                .map(|()| true);
+        }
+        match self.fetch()? {
+            Some(instruction) => self.execute(instruction).map(|()| true),
+            None => Ok(false),
         }
     }
 
@@ -161,15 +238,11 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
         let mut ticks = 0;
         while ticks < budget {
-            let instruction = match self.fetch() {
-                Ok(Some(instruction)) => instruction,
-                Ok(None) => return (ticks, Ok(true)),
+            match self.step() {
+                Ok(true) => ticks += 1,
+                Ok(false) => return (ticks, Ok(true)),
                 Err(e) => return (ticks, Err(e)),
-            };
-            if let Err(e) = self.execute(instruction) {
-                return (ticks, Err(e));
             }
-            ticks += 1;
         }
         (ticks, Ok(false))
     }

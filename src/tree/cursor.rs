@@ -2,7 +2,7 @@
 //! reference count.
 
 use super::Tree;
-use std::ptr::NonNull;
+use std::mem::ManuallyDrop;
 
 /// Owns a tree and points at one of the subtrees along its right spine (the
 /// tree itself, its back, its back's back, ...). Moving along the spine costs
@@ -10,52 +10,49 @@ use std::ptr::NonNull;
 /// register on every tick.
 pub struct SpineCursor {
     anchor: Tree,
-    /// The `back` field of a node on the anchor's spine, or `None` for the
-    /// anchor itself. That node is kept alive by `anchor`, and nodes never
-    /// change, so the pointer stays valid until `anchor` is replaced.
-    at: Option<NonNull<Tree>>,
+    /// The subtree the cursor is at, as a copy of its pointer that owns
+    /// nothing: a node on the anchor's spine (or the anchor itself), kept
+    /// alive by `anchor`. Nodes never change, so it stays valid until
+    /// `anchor` is replaced, and it is replaced with it.
+    at: ManuallyDrop<Tree>,
 }
 
 impl SpineCursor {
     /// A cursor at the root of `tree`.
     pub fn new(tree: Tree) -> SpineCursor {
         SpineCursor {
+            at: ManuallyDrop::new(Tree(tree.0)),
             anchor: tree,
-            at: None,
         }
     }
 
     /// The subtree the cursor is at.
-    #[inline]
+    #[inline(always)]
     pub fn current(&self) -> &Tree {
-        match self.at {
-            None => &self.anchor,
-            // SAFETY: `at` points into a node owned (transitively) by
-            // `self.anchor`, which lives as long as `self`.
-            Some(p) => unsafe { p.as_ref() },
-        }
+        &self.at
     }
 
     /// Moves to the back of the current subtree (no move on Nil).
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self) {
-        if let Some(back) = self.current().back() {
-            self.at = Some(NonNull::from(back));
+        if let Some(back) = self.at.back() {
+            self.at = ManuallyDrop::new(Tree(back.0));
         }
     }
 
     /// Starts over at the root of another tree.
-    #[inline]
+    #[inline(always)]
     pub fn reset(&mut self, tree: Tree) {
-        self.at = None;
+        self.at = ManuallyDrop::new(Tree(tree.0));
         self.anchor = tree;
     }
 
     /// The current subtree, owned.
     pub fn into_current(self) -> Tree {
-        match self.at {
-            None => self.anchor,
-            Some(_) => self.current().clone(),
+        if self.at.ptr_eq(&self.anchor) {
+            self.anchor
+        } else {
+            self.current().clone()
         }
     }
 }

@@ -52,7 +52,7 @@ use std::ptr::NonNull;
 pub struct Tree(Option<NonNull<Node>>);
 
 impl Clone for Tree {
-    #[inline]
+    #[inline(always)]
     fn clone(&self) -> Tree {
         if let Some(n) = self.0 {
             node::retain(n);
@@ -62,7 +62,7 @@ impl Clone for Tree {
 }
 
 impl Drop for Tree {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         if let Some(n) = self.0 {
             node::release(n);
@@ -82,7 +82,7 @@ impl Tree {
     }
 
     /// The node behind a `Cons`.
-    #[inline]
+    #[inline(always)]
     fn node(&self) -> Option<&Node> {
         // SAFETY: this tree owns a reference, so the node lives at least as
         // long as the borrow of `self`.
@@ -102,6 +102,7 @@ impl Tree {
     }
 
     /// Whether this is `Nil`.
+    #[inline]
     pub fn is_nil(&self) -> bool {
         self.0.is_none()
     }
@@ -112,16 +113,19 @@ impl Tree {
     }
 
     /// The two children of a `Cons`, or `None` for `Nil`.
+    #[inline]
     pub fn split(&self) -> Option<(&Tree, &Tree)> {
         self.node().map(|n| (&n.front, &n.back))
     }
 
     /// The front (left) child of a `Cons`, or `None` for `Nil`.
+    #[inline]
     pub fn front(&self) -> Option<&Tree> {
         self.node().map(|n| &n.front)
     }
 
     /// The back (right) child of a `Cons`, or `None` for `Nil`.
+    #[inline]
     pub fn back(&self) -> Option<&Tree> {
         self.node().map(|n| &n.back)
     }
@@ -139,6 +143,7 @@ impl Tree {
     }
 
     /// Whether both trees are the very same node (or both `Nil`).
+    #[inline]
     pub fn ptr_eq(&self, other: &Tree) -> bool {
         self.0 == other.0
     }
@@ -146,6 +151,7 @@ impl Tree {
     /// The memo word of a `Cons` node: a slot in which the machine caches the
     /// decoded instruction of this subtree (0 means "not computed"). Since
     /// nodes are immutable, anything cached there stays valid.
+    #[inline]
     pub fn memo(&self) -> Option<&Cell<u64>> {
         self.node().map(|n| &n.memo)
     }

@@ -167,7 +167,7 @@ pub(super) fn new_node(front: Tree, back: Tree, size: u64) -> NonNull<Node> {
 }
 
 /// Adds an owner.
-#[inline]
+#[inline(always)]
 pub(super) fn retain(node: NonNull<Node>) {
     // SAFETY: the caller owns a reference, so the node is alive.
     let refs = unsafe { &node.as_ref().refs };
@@ -182,7 +182,7 @@ pub(super) fn is_shared(node: NonNull<Node>) -> bool {
 }
 
 /// Removes an owner; the last owner frees the node and releases its children.
-#[inline]
+#[inline(always)]
 pub(super) fn release(node: NonNull<Node>) {
     // SAFETY: the caller gives up a reference it owned.
     let refs = unsafe { &node.as_ref().refs };
@@ -195,6 +195,9 @@ pub(super) fn release(node: NonNull<Node>) {
 }
 
 /// Frees a node whose count reached zero, and every node that dies with it.
+/// Out of line: the caller's common case (a count that stays above zero)
+/// stays small.
+#[inline(never)]
 fn free_dead(first: *mut Node) {
     // SAFETY: `first` had count zero: nobody else can reach it. Each node put
     // on the list below also had its count drop to zero here. A dead node's
@@ -206,20 +209,34 @@ fn free_dead(first: *mut Node) {
         while !pending.is_null() {
             let dead = pending;
             pending = (*dead).size as usize as *mut Node;
-            for child in [ptr::read(&(*dead).front), ptr::read(&(*dead).back)] {
-                let Some(c) = child.into_raw() else { continue };
-                let refs = &(*c.as_ptr()).refs;
-                let left = refs.get() - 1;
-                if left == 0 {
-                    (*c.as_ptr()).size = pending as usize as u64;
-                    pending = c.as_ptr();
-                } else {
-                    refs.set(left);
-                }
-            }
+            let front = ptr::read(&(*dead).front).into_raw();
+            let back = ptr::read(&(*dead).back).into_raw();
+            pending = release_child(front, pending);
+            pending = release_child(back, pending);
             recycle(dead);
         }
     }
+}
+
+/// Removes the owner a dead node had of its child; a child that dies too is
+/// put in front of `pending`, which is returned.
+///
+/// # Safety
+/// `child` was owned by a dead node whose fields were moved out.
+#[inline(always)]
+unsafe fn release_child(child: Option<NonNull<Node>>, pending: *mut Node) -> *mut Node {
+    let Some(c) = child else { return pending };
+    // SAFETY: the dead parent owned a reference, so `c` is alive.
+    unsafe {
+        let refs = &(*c.as_ptr()).refs;
+        let left = refs.get() - 1;
+        if left == 0 {
+            (*c.as_ptr()).size = pending as usize as u64;
+            return c.as_ptr();
+        }
+        refs.set(left);
+    }
+    pending
 }
 
 /// Puts a dead node (fields already moved out) back in the pool. While the

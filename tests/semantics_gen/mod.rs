@@ -94,7 +94,7 @@ pub fn check(
                 };
                 let name = program
                     .register_numbered(*number)
-                    .map_or("?", |r| &program.registers[r].name);
+                    .map_or("?", |r| &program.registers[r].name.text);
                 format!("{kind} {}", name.trim_end_matches(char::is_numeric))
             }
             semantics::Outcome::Undefined(_) => "undefined".into(),

@@ -1,6 +1,8 @@
 //! Proptest strategies for the report's values, shared by the property
 //! tests (`tests/properties.rs`, `tests/asm_literals.rs`).
 
+#![allow(dead_code)]
+
 use constree::machine::{Instruction, Memory, Register};
 use constree::tree::Tree;
 use constree::world::{Command, Direction};

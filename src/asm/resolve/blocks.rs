@@ -2,7 +2,7 @@
 //! registers, `tail`.
 
 use super::*;
-use crate::asm::ast::{Name, Stmt};
+use crate::asm::ast::{Ident, Name, Stmt};
 use crate::asm::eval::Env;
 
 impl Resolver<'_> {
@@ -32,7 +32,7 @@ impl Resolver<'_> {
                         current = Some(b);
                         if self.declare(name, Symbol::Label(b)) {
                             self.out.blocks[b].labels.push(name.clone());
-                            self.out.labels.insert(name.text.clone(), b);
+                            self.out.labels.insert(name.name(), b);
                         }
                     }
                     Stmt::Op { .. } => {
@@ -96,9 +96,9 @@ impl Resolver<'_> {
         b
     }
 
-    fn hand_block(&mut self, section: usize, item: &Item, name: &Name) -> usize {
+    fn hand_block(&mut self, section: usize, item: &Item, name: &Ident) -> usize {
         let b = self.new_block(section, item.span, None);
-        let register = match self.names.get(name.text.as_str()) {
+        let register = match self.names.get(&name.name()) {
             Some(Symbol::Register(r)) => *r,
             _ => usize::MAX,
         };
@@ -113,9 +113,9 @@ impl Resolver<'_> {
                     let offset = self.out.blocks[b].instrs.len();
                     labels.push((l.clone(), offset));
                     // A label at the start may repeat the block's own name.
-                    let own_name = offset == 0 && l.text == name.text;
+                    let own_name = offset == 0 && l.name() == name.name();
                     if own_name || self.declare(l, Symbol::Label(b)) {
-                        self.out.labels.insert(l.text.clone(), b);
+                        self.out.labels.insert(l.name(), b);
                     }
                 }
                 Stmt::Op { .. } => {
@@ -162,13 +162,13 @@ impl Resolver<'_> {
     /// with help: the macro defined only further on, the instruction or
     /// macro it looks like, the missing colon
     /// of a label (a name alone on its line), or where macros come from.
-    fn unknown_op(&self, name: &Name, alone: bool) -> Diagnostic {
+    fn unknown_op(&self, name: &Ident, alone: bool) -> Diagnostic {
         let d = Diagnostic::error(
             Code::E0508,
             name.span,
             format!("unknown instruction or macro `{}`", name.text),
         );
-        if self.expansion.macro_names.contains(&name.text) {
+        if self.expansion.macro_names.iter().any(|m| **m == *name.text) {
             return d.label("no macro of this name is defined above").help(format!(
                 "the macro `{}` is defined further on: a macro must be defined before the lines that use it",
                 name.text
@@ -253,13 +253,13 @@ impl Resolver<'_> {
             else {
                 continue;
             };
-            let tail = match self.names.get(name.text.as_str()) {
+            let tail = match self.names.get(&name.name()) {
                 Some(Symbol::Register(r)) => Some((*r, name.span)),
                 _ => {
                     let d = Diagnostic::error(
                         Code::E0507,
                         name.span,
-                        format!("`{}` is not a register", display(&name.text)),
+                        format!("`{}` is not a register", name.text),
                     )
                     .label("`tail` names the register whose contents follow");
                     self.diagnostics.push(d);
@@ -283,14 +283,12 @@ impl Resolver<'_> {
         let mut reached = vec![false; blocks.len()];
         let mut work: Vec<usize> = self.out.entry.into_iter().collect();
         let mut exprs: Vec<&Expr> = Vec::new();
-        let mut seen_consts: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut seen_consts: std::collections::HashSet<&Name> = std::collections::HashSet::new();
         for (b, block) in blocks.iter().enumerate() {
             if let Some(hand) = &block.hand {
                 work.push(b);
-                if let Some(Some(Symbol::Label(t))) = hand
-                    .tail_name
-                    .as_ref()
-                    .map(|n| self.names.get(n.text.as_str()))
+                if let Some(Some(Symbol::Label(t))) =
+                    hand.tail_name.as_ref().map(|n| self.names.get(&n.name()))
                 {
                     wanted[*t] = true;
                     work.push(*t);
@@ -314,7 +312,7 @@ impl Resolver<'_> {
                     }
                     Some(Symbol::Const) => {
                         if let Some((name, (def, _))) = self.expansion.consts.get_key_value(n)
-                            && seen_consts.insert(name.as_str())
+                            && seen_consts.insert(name)
                         {
                             exprs.push(def);
                         }
@@ -356,7 +354,7 @@ impl Resolver<'_> {
                     _ => None,
                 }
             }
-            ExprKind::Name(n) => match self.names.get(n.as_str()) {
+            ExprKind::Name(n) => match self.names.get(n) {
                 Some(Symbol::Register(r)) => Some(*r as i64),
                 _ => None,
             },
@@ -372,13 +370,13 @@ impl Resolver<'_> {
         for (b, block) in self.out.blocks.iter().enumerate() {
             if wanted[b] && block.hand.is_none() {
                 // A label the user wrote names the register, rather than
-                // one local to a macro expansion (`ready@7`).
+                // one local to a macro expansion.
                 let name = block
                     .labels
                     .iter()
-                    .find(|l| !l.text.contains('@'))
+                    .find(|l| l.scope.is_root())
                     .or(block.labels.first())
-                    .map_or_else(|| format!("block{b}"), |l| l.text.clone());
+                    .map_or_else(|| Name::root(&format!("block{b}")), Ident::name);
                 self.out.registers.push(RegInfo {
                     name,
                     span: Some(block.span),
@@ -392,8 +390,7 @@ impl Resolver<'_> {
         for (i, reg) in self.out.registers.iter().enumerate() {
             if let Role::Code(b) = reg.role {
                 for l in &self.out.blocks[b].labels {
-                    self.names
-                        .insert(l.text.as_str().into(), Symbol::Register(i));
+                    self.names.insert(l.name(), Symbol::Register(i));
                 }
             }
         }
@@ -401,8 +398,7 @@ impl Resolver<'_> {
             if let Some(hand) = &block.hand {
                 for (l, offset) in &hand.labels {
                     if *offset == 0 && hand.register != usize::MAX {
-                        self.names
-                            .insert(l.text.as_str().into(), Symbol::Register(hand.register));
+                        self.names.insert(l.name(), Symbol::Register(hand.register));
                     }
                 }
             }

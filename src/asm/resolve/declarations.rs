@@ -2,7 +2,7 @@
 //! `resize`, register numbering.
 
 use super::*;
-use crate::asm::ast::{Name, Stmt};
+use crate::asm::ast::{Ident, Name, Stmt};
 use crate::asm::eval::{Env, Value, eval};
 
 /// A declaration that asks for an index: which declaration (counted from
@@ -19,23 +19,24 @@ impl Resolver<'_> {
             ("in", LimitSpec::Default(DEFAULT_INPUT_LIMIT)),
             ("out", LimitSpec::Default(DEFAULT_OUTPUT_LIMIT)),
         ] {
+            let name = Name::root(name);
             self.out.registers.push(RegInfo {
-                name: name.into(),
+                name: name.clone(),
                 span: None,
                 limit,
                 init: None,
                 role: Role::Predeclared,
             });
             let index = self.out.registers.len() - 1;
-            self.names.insert(name.into(), Symbol::Register(index));
+            self.names.insert(name, Symbol::Register(index));
         }
         for name in self.expansion.consts.keys() {
-            self.names.insert(name.as_str().into(), Symbol::Const);
+            self.names.insert(name.clone(), Symbol::Const);
         }
     }
 
     /// Where a name was first defined (`None` for `prog`, `in` and `out`).
-    fn defined_at(&self, name: &str, symbol: Symbol) -> Option<Span> {
+    fn defined_at(&self, name: &Name, symbol: Symbol) -> Option<Span> {
         match symbol {
             Symbol::Register(r) if r < 3 => None,
             Symbol::Register(r) => self.out.registers.get(r)?.span,
@@ -44,8 +45,8 @@ impl Resolver<'_> {
         }
     }
 
-    pub(super) fn declare(&mut self, name: &Name, symbol: Symbol) -> bool {
-        if let Some(&symbol) = self.names.get(name.text.as_str()) {
+    pub(super) fn declare(&mut self, name: &Ident, symbol: Symbol) -> bool {
+        if let Some(&symbol) = self.names.get(&name.name()) {
             let kind = match symbol {
                 Symbol::Register(_) => "a register",
                 Symbol::Label(_) => "a label",
@@ -54,10 +55,10 @@ impl Resolver<'_> {
             let mut d = Diagnostic::error(
                 Code::E0501,
                 name.span,
-                format!("`{}` is already defined", display(&name.text)),
+                format!("`{}` is already defined", name.text),
             )
             .label("defined again here");
-            if let Some(previous) = self.defined_at(&name.text, symbol) {
+            if let Some(previous) = self.defined_at(&name.name(), symbol) {
                 d = d.with_label(previous, format!("first defined here, as {kind}"));
             } else {
                 d = d.note(format!("`{}` is predeclared ({kind})", name.text));
@@ -65,10 +66,9 @@ impl Resolver<'_> {
             self.diagnostics.push(d);
             return false;
         }
-        self.names.insert(name.text.as_str().into(), symbol);
+        self.names.insert(name.name(), symbol);
         if let Symbol::Label(_) = symbol {
-            self.label_spans
-                .insert(name.text.as_str().into(), name.span);
+            self.label_spans.insert(name.name(), name.span);
         }
         true
     }
@@ -119,7 +119,10 @@ impl Resolver<'_> {
                     None => LimitSpec::Default(DEFAULT_LIMIT),
                 },
             };
-            if let Some(k) = ["prog", "in", "out"].iter().position(|p| *p == name.text) {
+            if let Some(k) = ["prog", "in", "out"]
+                .iter()
+                .position(|p| name.scope.is_root() && **p == *name.text)
+            {
                 // `block prog` lays out the program's first code by hand.
                 let bad_block = is_block && k != 0;
                 if bad_block || configured[k] || index.is_some() {
@@ -168,7 +171,7 @@ impl Resolver<'_> {
                 Role::Declared
             };
             let reg = RegInfo {
-                name: name.text.clone(),
+                name: name.name(),
                 span: Some(name.span),
                 limit,
                 init,
@@ -189,13 +192,13 @@ impl Resolver<'_> {
             let Stmt::Resize { name, limit } = &item.stmt else {
                 continue;
             };
-            let register = match self.names.get(name.text.as_str()) {
+            let register = match self.names.get(&name.name()) {
                 Some(Symbol::Register(r)) => *r,
                 _ => {
                     let d = Diagnostic::error(
                         Code::E0515,
                         name.span,
-                        format!("`resize` names no register: `{}`", display(&name.text)),
+                        format!("`resize` names no register: `{}`", name.text),
                     )
                     .label("not a declared register");
                     self.diagnostics.push(d);
@@ -206,7 +209,7 @@ impl Resolver<'_> {
                 let d = Diagnostic::error(
                     Code::E0516,
                     name.span,
-                    format!("`{}` is resized twice", display(&name.text)),
+                    format!("`{}` is resized twice", name.text),
                 )
                 .label("second resize")
                 .with_label(previous, "first resize");
@@ -276,7 +279,7 @@ impl Resolver<'_> {
             if *slot == NONE {
                 target.push(i as u32);
                 self.out.registers.push(RegInfo {
-                    name: format!("r{i}"),
+                    name: Name::root(&format!("r{i}")),
                     span: None,
                     limit: LimitSpec::Default(0),
                     init: None,
@@ -287,7 +290,7 @@ impl Resolver<'_> {
         // Names of registers that move now name their index.
         for (k, &i) in target.iter().enumerate().take(declared) {
             if i as usize != k + 3
-                && let Some(symbol) = self.names.get_mut(self.out.registers[k + 3].name.as_str())
+                && let Some(symbol) = self.names.get_mut(&self.out.registers[k + 3].name)
             {
                 *symbol = Symbol::Register(i as usize);
             }

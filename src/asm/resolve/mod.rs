@@ -23,7 +23,7 @@ pub use program::{
 };
 
 use super::Faults;
-use super::ast::{Expr, ExprKind};
+use super::ast::{Expr, ExprKind, Name};
 use super::macros::{Expansion, Item};
 use super::source::Span;
 use crate::diagnostic::{Code, Diagnostic};
@@ -47,9 +47,9 @@ struct Resolver<'e> {
     diagnostics: Vec<Diagnostic>,
     /// Every name, and what it is (where it was defined is kept with what
     /// it names: see `defined_at`).
-    names: HashMap<Box<str>, Symbol>,
+    names: HashMap<Name, Symbol>,
     /// Where each label was defined.
-    label_spans: HashMap<Box<str>, Span>,
+    label_spans: HashMap<Name, Span>,
     /// Constant registers by value (or by expression, for values that need
     /// code).
     constant_by_value: HashMap<ConstantKey, usize>,
@@ -134,7 +134,7 @@ fn read_operands(op: Opcode) -> &'static [usize] {
 }
 
 /// Calls `f` on every name in an expression.
-pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
+pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&Name)) {
     match &e.kind {
         ExprKind::Name(n) => f(n),
         ExprKind::Number(_) | ExprKind::Str(_) => {}
@@ -153,7 +153,7 @@ pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
         }
         ExprKind::Tuple(items) => items.iter().for_each(|x| walk_names(x, f)),
         ExprKind::Apply(head, args) => {
-            f(&head.text);
+            f(&head.name());
             args.iter().for_each(|x| walk_names(x, f));
         }
     }
@@ -166,7 +166,7 @@ pub fn expr_key(e: &Expr) -> String {
 
 fn strip(e: &Expr) -> String {
     match &e.kind {
-        ExprKind::Name(n) => n.clone(),
+        ExprKind::Name(n) => format!("{n:?}"),
         ExprKind::Number(n) => n.to_string(),
         ExprKind::Str(s) => format!("{s:?}"),
         ExprKind::Neg(x) => format!("(-{})", strip(x)),
@@ -190,9 +190,4 @@ fn strip(e: &Expr) -> String {
             args.iter().map(strip).collect::<Vec<_>>().join(" ")
         ),
     }
-}
-
-/// A name as the user wrote it (macro-local names carry `@N` inside).
-pub fn display(name: &str) -> &str {
-    name.split('@').next().unwrap_or(name)
 }

@@ -2,7 +2,7 @@
 //! registers) and the directives that name registers.
 
 use super::*;
-use crate::asm::ast::{Name, Stmt};
+use crate::asm::ast::{Ident, Name, Stmt};
 use crate::asm::eval::{Env, eval};
 use crate::asm::macros::Chain;
 use crate::tree::Tree;
@@ -22,14 +22,14 @@ impl Resolver<'_> {
                     None
                 }
             },
-            ExprKind::Name(n) => match self.names.get(n.as_str()) {
+            ExprKind::Name(n) => match self.names.get(n) {
                 Some(Symbol::Register(r)) => Some(*r as i64),
                 Some(Symbol::Label(_)) => {
                     // A label inside a hand-laid block, not at its start.
                     let d = Diagnostic::error(
                         Code::E0511,
                         e.span,
-                        format!("label `{}` is not the start of a register", display(n)),
+                        format!("label `{n}` is not the start of a register"),
                     )
                     .label("cannot be jumped to")
                     .note("only a label at the start of a block has a register of its own")
@@ -54,21 +54,21 @@ impl Resolver<'_> {
     /// E0512 for an operand that names nothing, with the most useful help:
     /// how to write a constructor given without its arguments, a name that
     /// looks like it, or the line that lacks its label's colon.
-    fn unknown_operand(&self, n: &str, span: Span, chain: &Chain) -> Diagnostic {
+    fn unknown_operand(&self, n: &Name, span: Span, chain: &Chain) -> Diagnostic {
         let d = Diagnostic::error(
             Code::E0512,
             span,
-            format!("unknown register or label `{}`", display(n)),
+            format!("unknown register or label `{n}`"),
         )
         .label("not defined")
         .expanded_from(&chain.sites());
-        if let Some(usage) = crate::asm::eval::usage(n) {
+        if let Some(usage) = crate::asm::eval::usage(&n.text) {
             return d.help(format!("`{n}` needs its arguments: {usage}"));
         }
-        if let Some(s) = self.similar(n) {
+        if let Some(s) = self.similar(&n.text) {
             return d.help(format!("did you mean `{s}`?"));
         }
-        match self.bare_line(n) {
+        match self.bare_line(&n.text) {
             Some(line) => d.help(format!(
                 "a label is written with a colon: `{n}` alone on line {line} should be `{n}:`"
             )),
@@ -79,7 +79,11 @@ impl Resolver<'_> {
     /// A defined name, or a built-in value, that looks like `name`.
     fn similar(&self, name: &str) -> Option<String> {
         let builtins = crate::asm::eval::builtin_names();
-        let defined = self.names.keys().map(|c| &**c).filter(|c| !c.contains('@'));
+        let defined = self
+            .names
+            .keys()
+            .filter(|c| c.scope.is_root())
+            .map(|c| &*c.text);
         crate::asm::suggest::nearest(name, defined.chain(builtins.iter().map(String::as_str)))
             .map(str::to_string)
     }
@@ -89,7 +93,7 @@ impl Resolver<'_> {
     fn bare_line(&self, name: &str) -> Option<usize> {
         let section = self.expansion.sections.iter().find(|s| s.main)?;
         let item = section.items.iter().find(|item| {
-            matches!(&item.stmt, Stmt::Op { name: op, args } if args.is_empty() && op.text == name)
+            matches!(&item.stmt, Stmt::Op { name: op, args } if args.is_empty() && *op.text == *name)
         })?;
         let file = self.expansion.sources.get(item.span.file);
         Some(file.line_col(item.span.start as usize).0)
@@ -98,7 +102,7 @@ impl Resolver<'_> {
     /// The constant register holding the value of `e`.
     fn constant(&mut self, e: &Expr, chain: &Chain) -> Option<i64> {
         let early = {
-            let registers = |n: &str| match self.names.get(n) {
+            let registers = |n: &Name| match self.names.get(n) {
                 Some(Symbol::Register(r)) => Some(*r as i64),
                 _ => None,
             };
@@ -148,7 +152,7 @@ impl Resolver<'_> {
             early,
         });
         self.out.registers.push(RegInfo {
-            name: format!("const{c}"),
+            name: Name::root(&format!("const{c}")),
             span: Some(e.span),
             limit: LimitSpec::Auto,
             init: None,
@@ -216,7 +220,7 @@ impl Resolver<'_> {
             .and_then(|r| self.out.registers.get(r))
         {
             Some(reg) if matches!(reg.role, Role::Constant(_)) => " (a constant register)".into(),
-            Some(reg) => format!(" (`{}`)", display(&reg.name)),
+            Some(reg) => format!(" (`{}`)", reg.name),
             None => " (which does not exist)".into(),
         };
         Diagnostic::warning(
@@ -233,11 +237,11 @@ impl Resolver<'_> {
     /// In a block no running code reaches (left out of the image): only
     /// report names that are not defined.
     fn check_names(&mut self, b: usize) {
-        let mut unknown: Vec<(String, Span, Chain)> = Vec::new();
+        let mut unknown: Vec<(Name, Span, Chain)> = Vec::new();
         for instr in &self.out.blocks[b].instrs {
             for e in &instr.exprs {
                 if let ExprKind::Name(n) = &e.kind
-                    && !self.names.contains_key(n.as_str())
+                    && !self.names.contains_key(n)
                     && !crate::asm::eval::is_builtin_name(n)
                 {
                     unknown.push((n.clone(), e.span, instr.chain.clone()));
@@ -255,7 +259,7 @@ impl Resolver<'_> {
     fn names_register(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Number(_) | ExprKind::RegisterIndex(_) => true,
-            ExprKind::Name(n) => match self.names.get(n.as_str()) {
+            ExprKind::Name(n) => match self.names.get(n) {
                 Some(Symbol::Const) => false,
                 Some(_) => true,
                 None => !crate::asm::eval::is_builtin_name(n),
@@ -296,13 +300,13 @@ impl Resolver<'_> {
                 continue;
             }
             let hand = self.out.registers.iter().find_map(|r| match r.role {
-                Role::HandBlock(b) if r.name == name.text => Some(b),
+                Role::HandBlock(b) if r.name == name.name() => Some(b),
                 _ => None,
             });
-            match self.out.labels.get(&name.text).copied().or(hand) {
+            match self.out.labels.get(&name.name()).copied().or(hand) {
                 Some(b) => self.out.entry = Some(b),
                 None => self.diagnostics.push(bad(
-                    format!("`entry` names no label or block: `{}`", display(&name.text)),
+                    format!("`entry` names no label or block: `{}`", name.text),
                     "not a label",
                 )),
             }
@@ -316,14 +320,14 @@ impl Resolver<'_> {
             let Stmt::CallStack { stack, link } = &item.stmt else {
                 continue;
             };
-            let register = |r: &mut Self, n: &Name| match r.names.get(n.text.as_str()) {
+            let register = |r: &mut Self, n: &Ident| match r.names.get(&n.name()) {
                 Some(Symbol::Register(i)) => Some(*i),
                 _ => {
                     r.diagnostics.push(
                         Diagnostic::error(
                             Code::E0514,
                             n.span,
-                            format!("`{}` is not a register", display(&n.text)),
+                            format!("`{}` is not a register", n.text),
                         )
                         .label("`callstack` names two registers"),
                     );

@@ -1,7 +1,7 @@
 //! What name resolution produces: the registers, code blocks and constants
 //! of a program, every name resolved.
 
-use crate::asm::ast::{Expr, Name};
+use crate::asm::ast::{Expr, Ident, Name};
 use crate::asm::macros::Chain;
 use crate::asm::source::Span;
 use crate::tree::Tree;
@@ -117,7 +117,7 @@ pub enum Role {
 #[derive(Debug, Clone)]
 pub struct RegInfo {
     /// Its name (constants and code registers get descriptive names).
-    pub name: String,
+    pub name: Name,
     /// Where it was declared.
     pub span: Option<Span>,
     /// Its limit.
@@ -149,7 +149,7 @@ pub struct Instr {
 #[derive(Debug, Clone)]
 pub struct Block {
     /// Its labels (several labels may start the same block).
-    pub labels: Vec<Name>,
+    pub labels: Vec<Ident>,
     /// Its instructions.
     pub instrs: Vec<Instr>,
     /// The section it is in.
@@ -172,9 +172,9 @@ pub struct HandLayout {
     /// labels have their registers).
     pub tail: Option<(usize, Span)>,
     /// The name given to `tail`.
-    pub tail_name: Option<Name>,
+    pub tail_name: Option<Ident>,
     /// Labels inside it: `(label, offset)`.
-    pub labels: Vec<(Name, usize)>,
+    pub labels: Vec<(Ident, usize)>,
 }
 
 /// A constant operand.
@@ -199,7 +199,7 @@ pub struct Resolved {
     /// The constant operands.
     pub constants: Vec<Constant>,
     /// Labels: name to block (automatic labels start their block).
-    pub labels: HashMap<String, usize>,
+    pub labels: HashMap<Name, usize>,
     /// The call convention: `(stack, link)` registers.
     pub callstack: Option<(usize, usize)>,
     /// Which sections are the main file's.

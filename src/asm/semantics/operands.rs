@@ -7,7 +7,7 @@
 
 use super::program::{Operand, Program, Register, Undefined};
 use super::value::{Pos, Value};
-use crate::asm::ast::{Expr, ExprKind, Name};
+use crate::asm::ast::{Expr, ExprKind, Ident, Name};
 use crate::asm::eval::{self, Env};
 use crate::asm::macros::Expansion;
 use crate::asm::source::Span;
@@ -25,7 +25,7 @@ pub struct Markers {
     /// Node id to the instruction the code starts at.
     by_node: RefCell<HashMap<usize, Pos>>,
     /// Label to its marker (kept alive, so that node ids stay unique).
-    by_label: RefCell<HashMap<String, Tree>>,
+    by_label: RefCell<HashMap<Name, Tree>>,
     /// Node id to the program of an image, with the marker (kept alive).
     images: RefCell<HashMap<usize, (Rc<Program>, Tree)>>,
 }
@@ -33,12 +33,8 @@ pub struct Markers {
 impl Markers {
     /// The stand-in tree for the code of a label (Nil where no code
     /// follows the label).
-    fn code(
-        &self,
-        label: &Name,
-        labels: &HashMap<String, Option<Pos>>,
-    ) -> Result<Tree, Diagnostic> {
-        let Some(&pos) = labels.get(&label.text) else {
+    fn code(&self, label: &Ident, labels: &HashMap<Name, Option<Pos>>) -> Result<Tree, Diagnostic> {
+        let Some(&pos) = labels.get(&label.name()) else {
             return Err(Diagnostic::error(
                 Code::E0601,
                 label.span,
@@ -50,7 +46,7 @@ impl Markers {
         };
         let mut by_label = self.by_label.borrow_mut();
         let marker = by_label
-            .entry(label.text.clone())
+            .entry(label.name())
             .or_insert_with(Tree::unit)
             .clone();
         self.by_node.borrow_mut().insert(marker.node_id(), pos);
@@ -124,7 +120,7 @@ impl Markers {
 pub struct Operands<'a> {
     env: &'a Env<'a>,
     registers: &'a [Register],
-    labels: &'a HashMap<String, Option<Pos>>,
+    labels: &'a HashMap<Name, Option<Pos>>,
     markers: &'a Markers,
 }
 
@@ -134,7 +130,7 @@ impl<'a> Operands<'a> {
     pub fn new(
         env: &'a Env<'a>,
         registers: &'a [Register],
-        labels: &'a HashMap<String, Option<Pos>>,
+        labels: &'a HashMap<Name, Option<Pos>>,
         markers: &'a Markers,
     ) -> Operands<'a> {
         Operands {
@@ -149,8 +145,8 @@ impl<'a> Operands<'a> {
     /// register numbers (for `index(...)`) and markers for `code(...)`.
     pub fn env(
         expansion: &'a Expansion,
-        register: &'a dyn Fn(&str) -> Option<i64>,
-        code: &'a dyn Fn(&Name) -> Result<Tree, Diagnostic>,
+        register: &'a dyn Fn(&Name) -> Option<i64>,
+        code: &'a dyn Fn(&Ident) -> Result<Tree, Diagnostic>,
         image: &'a dyn Fn(&str, Span) -> Result<Memory, Diagnostic>,
     ) -> Env<'a> {
         let mut env = Env::expanding(&expansion.consts);
@@ -168,8 +164,8 @@ impl<'a> Operands<'a> {
     /// The stand-in for the code of a label (see [`Markers`]).
     pub fn marker(
         markers: &Markers,
-        labels: &HashMap<String, Option<Pos>>,
-        label: &Name,
+        labels: &HashMap<Name, Option<Pos>>,
+        label: &Ident,
     ) -> Result<Tree, Diagnostic> {
         markers.code(label, labels)
     }
@@ -182,7 +178,7 @@ impl<'a> Operands<'a> {
             ExprKind::Number(n) => self.numbered(i64::try_from(*n).ok(), e),
             ExprKind::RegisterIndex(index) => self.numbered(Some(self.int(index)?), e),
             ExprKind::Name(n) => {
-                if let Some(r) = self.registers.iter().position(|r| &r.name == n) {
+                if let Some(r) = self.registers.iter().position(|r| r.name == *n) {
                     Ok(Operand::Register(r))
                 } else if let Some(&pos) = self.labels.get(n) {
                     Ok(Operand::Value(pos.map_or(Value::NIL, Value::Code)))

@@ -7,7 +7,7 @@
 
 use super::operands::{self, Markers, Operands};
 use super::value::{Pos, Value};
-use crate::asm::ast::{Expr, Name, Stmt};
+use crate::asm::ast::{Expr, Ident, Name, Stmt};
 use crate::asm::eval::Env;
 use crate::asm::macros::{Chain, Expansion, Item};
 use crate::asm::source::Span;
@@ -93,7 +93,7 @@ pub struct Instr {
 #[derive(Debug, Clone)]
 pub struct Register {
     /// Its name.
-    pub name: String,
+    pub name: Name,
     /// Its number in the memory.
     pub number: i64,
     /// Its limit (`prog` without a declared limit: `i64::MAX`, since its
@@ -114,7 +114,7 @@ pub struct Program {
     pub registers: Vec<Register>,
     /// Labels: the first instruction at or after each (`None`: none follows
     /// in its section).
-    pub labels: HashMap<String, Option<Pos>>,
+    pub labels: HashMap<Name, Option<Pos>>,
     /// Where the program starts (`None`: the main file has no code).
     pub start: Option<Pos>,
     /// Whether `entry` chose code other than the main file's first block.
@@ -133,7 +133,7 @@ const DEFAULT_OUTPUT_LIMIT: i64 = 1024;
 
 /// A `reg` statement, before numbering.
 struct Declared<'e> {
-    name: &'e Name,
+    name: &'e Ident,
     index: Option<&'e Expr>,
     limit: Option<Option<&'e Expr>>,
     init: Option<&'e Expr>,
@@ -200,13 +200,13 @@ impl Program {
             }
         }
         number_registers(&mut registers, &declared, expansion)?;
-        let numbers: HashMap<String, i64> = registers
+        let numbers: HashMap<Name, i64> = registers
             .iter()
             .map(|r| (r.name.clone(), r.number))
             .collect();
-        let register = |n: &str| numbers.get(n).copied();
+        let register = |n: &Name| numbers.get(n).copied();
         let markers = Markers::default();
-        let code = |label: &Name| Operands::marker(&markers, &labels, label);
+        let code = |label: &Ident| Operands::marker(&markers, &labels, label);
         let image = |file: &str, span: Span| {
             images(file, span)
                 .map(|program| Operands::image_marker(&markers, program))
@@ -251,7 +251,7 @@ impl Program {
         let first = main_start(expansion, &instrs);
         let start = match entry {
             Some(name) => *labels
-                .get(&name.text)
+                .get(&name.name())
                 .ok_or_else(|| Undefined::at(name.span, "`entry` of an unknown label"))?,
             None => first,
         };
@@ -279,7 +279,7 @@ impl Program {
 
 fn predeclared(name: &str, number: i64, limit: i64) -> Register {
     Register {
-        name: name.into(),
+        name: Name::root(name),
         number,
         limit,
         init: Value::NIL,
@@ -287,15 +287,15 @@ fn predeclared(name: &str, number: i64, limit: i64) -> Register {
     }
 }
 
-fn find(registers: &[Register], name: &Name) -> Result<usize, Undefined> {
+fn find(registers: &[Register], name: &Ident) -> Result<usize, Undefined> {
     registers
         .iter()
-        .position(|r| r.name == name.text)
+        .position(|r| r.name == name.name())
         .ok_or_else(|| Undefined::at(name.span, format!("`{}` is not a register", name.text)))
 }
 
 /// Labels to the first instruction at or after them in their section.
-fn label_positions(expansion: &Expansion) -> Result<HashMap<String, Option<Pos>>, Undefined> {
+fn label_positions(expansion: &Expansion) -> Result<HashMap<Name, Option<Pos>>, Undefined> {
     let mut labels = HashMap::new();
     let mut pos = 0;
     for section in &expansion.sections {
@@ -320,11 +320,11 @@ fn label_positions(expansion: &Expansion) -> Result<HashMap<String, Option<Pos>>
 }
 
 fn define(
-    labels: &mut HashMap<String, Option<Pos>>,
-    name: &Name,
+    labels: &mut HashMap<Name, Option<Pos>>,
+    name: &Ident,
     pos: Option<Pos>,
 ) -> Result<(), Undefined> {
-    match labels.insert(name.text.clone(), pos) {
+    match labels.insert(name.name(), pos) {
         None => Ok(()),
         Some(_) => Err(Undefined::at(name.span, "a label defined twice")),
     }
@@ -342,7 +342,7 @@ fn number_registers(
     let mut explicit = Vec::new();
     let mut others = Vec::new();
     for d in declared {
-        if registers.iter().take(3).any(|r| r.name == d.name.text) {
+        if registers.iter().take(3).any(|r| r.name == d.name.name()) {
             continue;
         }
         match d.index {
@@ -351,9 +351,9 @@ fn number_registers(
         }
     }
     let mut taken: std::collections::HashSet<i64> = (0..3).collect();
-    let add = |name: &Name, number: i64, registers: &mut Vec<Register>| {
+    let add = |name: &Ident, number: i64, registers: &mut Vec<Register>| {
         registers.push(Register {
-            name: name.text.clone(),
+            name: name.name(),
             number,
             limit: DEFAULT_LIMIT,
             init: Value::NIL,
