@@ -22,18 +22,28 @@ const TABLES: &[Table] = &[
     Table {
         page: "docs/language.md",
         name: "the assembler's codes",
-        holds: |c| !is_scenarios(c),
+        holds: |c| !is_scenarios(c) && !is_debuggers(c),
     },
     Table {
         page: "docs/formats.md",
         name: "the scenarios' codes",
         holds: is_scenarios,
     },
+    Table {
+        page: "docs/debugger.md",
+        name: "the debugger's codes",
+        holds: is_debuggers,
+    },
 ];
 
 /// Whether a code is a scenario file's (`E08..`).
 fn is_scenarios(code: Code) -> bool {
     code.as_str().starts_with("E08")
+}
+
+/// Whether a code is the debugger's commands' (`E09..`).
+fn is_debuggers(code: Code) -> bool {
+    code.as_str().starts_with("E09")
 }
 
 /// The sentence of the docs that names a code on purpose, as one that does

@@ -9,7 +9,8 @@ use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::debugger::commands::{self, COMMANDS, Completion, Outcome};
 use crate::debugger::view::{Format, ValueType};
-use crate::debugger::{Debugger, INTERRUPT, STEPS_BEGUN};
+use crate::debugger::{DebugError, Debugger, INTERRUPT, STEPS_BEGUN};
+use crate::diagnostic::FileId;
 use crate::scenario::replay::Replay;
 use crate::scenario::{Scenario, builtin, load_program_denying};
 use rustyline::completion::Completer;
@@ -148,14 +149,14 @@ fn note_missing_sources(scenario: &Scenario) {
 fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
     let (scenario, builtins) = load(args)?;
     note_missing_sources(&scenario);
-    let mut debugger = Debugger::for_scenario(scenario, builtins).map_err(Failure)?;
+    let mut debugger = Debugger::for_scenario(scenario, builtins)?;
     let loader = DiskLoader::new(args.stdlib.dir());
     for file in &args.image {
         let image = load_program_denying(&loader, file, args.deny.warnings())?;
         debugger.add_image(image);
     }
     if let Some(sel) = &args.robot {
-        let place = debugger.select(sel).map_err(Failure)?;
+        let place = debugger.select(sel)?;
         debugger.set_focus(Some(place));
     }
     Ok(debugger)
@@ -200,18 +201,26 @@ pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
 /// and values from files reach the terminal as text, never as escape
 /// sequences; the debugger's own output has none); whether it quits and
 /// whether it failed.
-fn report(result: Result<Outcome, String>, error_label: &str) -> (bool, bool) {
-    use crate::files::escape_controls;
+fn report(result: Result<Outcome, DebugError>, error_label: &str) -> (bool, bool) {
     match result {
-        Ok(Outcome::Output(text)) if !text.is_empty() => println!("{}", escape_controls(&text)),
+        Ok(Outcome::Output(text)) if !text.is_empty() => {
+            println!("{}", crate::files::escape_controls(&text))
+        }
         Ok(Outcome::Output(_)) => {}
         Ok(Outcome::Quit) => return (true, false),
         Err(e) => {
-            println!("{error_label} {}", escape_controls(&e));
+            print_error(&e, error_label);
             return (false, true);
         }
     }
     (false, false)
+}
+
+/// A command's error as its diagnostic's plain line: `error: MESSAGE`.
+fn print_error(error: &DebugError, label: &str) {
+    let diagnostic = error.diagnostic(FileId::default());
+    let message = crate::files::escape_controls(&diagnostic.message);
+    println!("{label} {message}");
 }
 
 /// Runs commands from a file or a pipe; a plain, deterministic transcript.
@@ -231,7 +240,7 @@ fn batch(debugger: &mut Debugger, lines: impl Iterator<Item = String>) -> ExitCo
         }
     }
     if let Err(e) = debugger.unclosed_block("the commands") {
-        println!("error: {e}");
+        print_error(&e, "error:");
         failed = true;
     }
     if failed {

@@ -13,6 +13,7 @@
 //! a run stops at the step's tick 0 (or after the step, when the focused
 //! robot is gone).
 
+use super::error::PointError;
 use super::points::Settings;
 use super::session::{Place, Session};
 use crate::world::{Action, Command, StepReport};
@@ -104,19 +105,20 @@ fn action_kind(action: &Action) -> &'static str {
 
 impl Happening {
     /// Parses `destroyed`, `command move`, `action moved-out`, ...
-    pub fn parse(words: &[&str]) -> Result<Happening, String> {
-        let kind = |kinds: &[&'static str], what: &str, word: Option<&&str>| {
+    pub fn parse(words: &[&str]) -> Result<Happening, PointError> {
+        let kind = |kinds: &'static [&'static str], what: &'static str, word: Option<&&str>| {
             let Some(word) = word else {
-                return Err(format!(
-                    "catch {what} KIND: KIND is one of {}",
-                    kinds.join(", ")
-                ));
+                return Err(PointError::CatchKind { what, kinds });
             };
             kinds
                 .iter()
                 .find(|k| *k == word)
                 .copied()
-                .ok_or_else(|| format!("no {what} kind {word:?}: one of {}", kinds.join(", ")))
+                .ok_or_else(|| PointError::NoKind {
+                    what,
+                    word: word.to_string(),
+                    kinds,
+                })
         };
         let (happening, used) = match words.first().copied() {
             Some("destroyed") => (Happening::Destroyed, 1),
@@ -132,10 +134,10 @@ impl Happening {
                 Happening::Action(kind(ACTION_KINDS, "action", words.get(1))?),
                 2,
             ),
-            _ => return Err(CATCH_HELP.to_string()),
+            _ => return Err(PointError::CatchUsage),
         };
         if let Some(extra) = words.get(used) {
-            return Err(format!("unexpected {extra:?}: {CATCH_HELP}"));
+            return Err(PointError::CatchExtra(extra.to_string()));
         }
         Ok(happening)
     }
@@ -155,7 +157,8 @@ impl std::fmt::Display for Happening {
     }
 }
 
-const CATCH_HELP: &str = "catch destroyed | inspected | built | lifted | dropped \
+/// How `catch` is used.
+pub(crate) const CATCH_HELP: &str = "catch destroyed | inspected | built | lifted | dropped \
     | command KIND | action KIND, then `any` for any robot";
 
 /// A catchpoint.
@@ -174,7 +177,7 @@ pub struct Catchpoint {
 
 impl Catchpoint {
     /// Parses `catch`'s arguments: `HAPPENING [any]`.
-    pub fn parse(args: &str) -> Result<(Happening, bool), String> {
+    pub fn parse(args: &str) -> Result<(Happening, bool), PointError> {
         let mut words: Vec<&str> = args.split_whitespace().collect();
         let any = words.last() == Some(&"any");
         if any {

@@ -4,6 +4,7 @@
 //! those they embed with `image(...)`, and those given with `--image`).
 
 use super::Debugger;
+use super::error::{DebugError, PointError};
 use super::session::Place;
 use super::source::Program;
 use crate::image::Image;
@@ -109,9 +110,9 @@ impl Debugger {
 impl Debugger {
     /// `catch build`: stop as a step begins in which the focused robot
     /// built a robot.
-    pub(crate) fn catch_build(&mut self) -> Result<String, String> {
+    pub(crate) fn catch_build(&mut self) -> Result<String, DebugError> {
         if let Some((id, _)) = self.catch_build {
-            return Err(format!("catchpoint {id} already catches builds"));
+            return Err(PointError::CatchingBuilds(id).into());
         }
         let id = self.new_id();
         self.catch_build = Some((id, 0));

@@ -14,6 +14,7 @@
 //! is. A path that does not reach a tree (`in.2.0` of an empty list) fails
 //! every test but `!=`.
 
+use super::error::{DebugError, PointError, SelectError};
 use super::points::Comparison;
 use super::view::{self, RegisterRef, Step};
 use crate::encoding::Decode;
@@ -34,20 +35,21 @@ pub struct Place {
 
 impl Place {
     /// Parses `REG.STEPS` against the focused robot's register names.
-    pub fn parse(text: &str, names: &[String]) -> Result<Place, String> {
+    pub fn parse(text: &str, names: &[String]) -> Result<Place, DebugError> {
         let path = view::parse_path(text, names)?;
         let register = match &path.register {
             RegisterRef::Index(i) if *i < names.len() => *i,
             RegisterRef::Index(i) => {
-                return Err(format!(
-                    "there is no register {i}: the robot has {}",
-                    names.len()
-                ));
+                return Err(SelectError::NoRegister {
+                    index: *i,
+                    count: names.len(),
+                }
+                .into());
             }
             RegisterRef::Name(n) => names
                 .iter()
                 .position(|x| x == n)
-                .ok_or_else(|| format!("no register named {n:?}"))?,
+                .ok_or_else(|| SelectError::UnknownRegister(n.clone()))?,
         };
         Ok(Place {
             register,
@@ -84,7 +86,7 @@ enum Test {
 }
 
 impl Test {
-    fn parse(text: &str, names: &[String]) -> Result<Test, String> {
+    fn parse(text: &str, names: &[String]) -> Result<Test, DebugError> {
         let place = |t: &str| Place::parse(t.trim(), names);
         if let Some(subject) = text.strip_suffix(" is nil") {
             return Ok(Test::IsNil(place(subject)?));
@@ -93,15 +95,12 @@ impl Test {
             return Ok(Test::IsCons(place(subject)?));
         }
         let Some((left, op, right)) = split_comparison(text) else {
-            return Err(format!(
-                "bad test {text:?}: expected `PATH is nil`, `PATH is cons`, `size(PATH) OP N`, \
-                 `PATH == VALUE` or `PATH OP N` (OP: <, <=, >, >=, ==, !=)"
-            ));
+            return Err(PointError::BadTest(text.to_string()).into());
         };
         if let Some(inner) = left.strip_prefix("size(").and_then(|l| l.strip_suffix(')')) {
             let n = right
                 .parse::<u64>()
-                .map_err(|_| format!("{right:?} is not a size (a number of conses)"))?;
+                .map_err(|_| PointError::NotASize(right.to_string()))?;
             return Ok(Test::Size(place(inner)?, op, n));
         }
         let subject = place(left)?;
@@ -112,13 +111,13 @@ impl Test {
             Comparison::Equal => true,
             Comparison::NotEqual => false,
             _ => {
-                return Err(format!(
-                    "{right:?} is not a number: only == and != compare values"
-                ));
+                return Err(PointError::NotOrdered(right.to_string()).into());
             }
         };
-        let value =
-            crate::asm::parse_literal(right).map_err(|e| format!("bad value {right:?}: {e}"))?;
+        let value = crate::asm::parse_literal(right).map_err(|error| PointError::BadValue {
+            text: right.to_string(),
+            error,
+        })?;
         Ok(Test::Equals(subject, equal, value))
     }
 
@@ -160,17 +159,17 @@ pub struct Condition {
 
 impl Condition {
     /// Parses a condition against the focused robot's register names.
-    pub fn parse(text: &str, names: &[String]) -> Result<Condition, String> {
+    pub fn parse(text: &str, names: &[String]) -> Result<Condition, DebugError> {
         let text = text.trim();
         let mut alternatives: Vec<Vec<Test>> = vec![Vec::new()];
         let mut tests = 0;
         for (word, part) in connected(text) {
             tests += 1;
             if tests > MAX_TESTS {
-                return Err(format!("a condition has at most {MAX_TESTS} tests"));
+                return Err(PointError::TooManyTests(MAX_TESTS).into());
             }
             if part.is_empty() {
-                return Err(format!("bad condition {text:?}: a test is missing"));
+                return Err(PointError::MissingTest(text.to_string()).into());
             }
             if word == Some("or") {
                 alternatives.push(Vec::new());
@@ -284,7 +283,7 @@ mod tests {
             ("next < Pass", "only == and != compare values"),
             ("size(next) > x", "is not a size"),
         ] {
-            let e = Condition::parse(text, &names()).unwrap_err();
+            let e = Condition::parse(text, &names()).unwrap_err().to_string();
             assert!(e.contains(why), "{text}: {e}");
         }
         let long = vec!["next is nil"; MAX_TESTS + 1].join(" and ");

@@ -16,6 +16,7 @@ pub mod catchpoints;
 pub mod children;
 pub mod commands;
 pub mod conditions;
+pub mod error;
 pub mod points;
 pub mod positions;
 pub mod session;
@@ -24,6 +25,7 @@ pub mod view;
 
 use catchpoints::Catchpoint;
 use commands::Block;
+pub use error::{DebugError, PointError, SelectError};
 use points::{Breakpoint, Settings, Watchpoint};
 use session::{Place, Session};
 use source::Program;
@@ -104,7 +106,7 @@ impl Debugger {
     pub fn for_scenario(
         scenario: crate::scenario::Scenario,
         builtins: Vec<(String, String)>,
-    ) -> Result<Debugger, String> {
+    ) -> Result<Debugger, DebugError> {
         let (world, starts) = scenario.world(scenario.seed);
         let programs = scenario
             .robots
@@ -116,7 +118,7 @@ impl Debugger {
             })
             .collect();
         let Some(&first) = starts.first() else {
-            return Err("the scenario has no robot to debug".into());
+            return Err(SelectError::NoRobots.into());
         };
         let session = Session::new(scenario, world, starts, Some(first));
         let mut debugger = Debugger::new(session, programs);
@@ -163,12 +165,12 @@ impl Debugger {
     }
 
     /// The focused robot's program, or why there is none to work with.
-    pub(crate) fn source_program(&self, without: &str) -> Result<Rc<Program>, String> {
+    pub(crate) fn source_program(&self, without: &str) -> Result<Rc<Program>, DebugError> {
         if self.session.focus().is_none() {
-            return Err("no robot in focus: `focus` picks one".into());
+            return Err(SelectError::NoFocusPick.into());
         }
         self.program()
-            .ok_or_else(|| format!("the focused robot has no source map{without}"))
+            .ok_or_else(|| SelectError::NoSourceMap(without.to_string()).into())
     }
 
     /// The focused robot's register names (`rN` where the image has none).
@@ -203,18 +205,18 @@ impl Debugger {
     }
 
     /// The settings of breakpoint, watchpoint or catchpoint `id`.
-    fn settings(&self, id: usize) -> Result<&Settings, String> {
+    fn settings(&self, id: usize) -> Result<&Settings, DebugError> {
         let b = self.breakpoints.iter().find(|b| b.id == id);
         let w = self.watches.iter().find(|w| w.id == id);
         let c = self.catches.iter().find(|c| c.id == id);
         b.map(|b| &b.settings)
             .or(w.map(|w| &w.settings))
             .or(c.map(|c| &c.settings))
-            .ok_or_else(|| format!("no breakpoint, watchpoint or catchpoint {id}"))
+            .ok_or(PointError::NoPoint(id).into())
     }
 
     /// The settings of `id`, to change them.
-    fn settings_mut(&mut self, id: usize) -> Result<&mut Settings, String> {
+    fn settings_mut(&mut self, id: usize) -> Result<&mut Settings, DebugError> {
         self.settings(id)?;
         let b = self.breakpoints.iter_mut().find(|b| b.id == id);
         let w = self.watches.iter_mut().find(|w| w.id == id);
@@ -253,7 +255,7 @@ impl Debugger {
     }
 
     /// Finds a robot: a scenario robot's name, or `X,Y` / `X,Y#I`.
-    pub fn select(&self, sel: &str) -> Result<Place, String> {
+    pub fn select(&self, sel: &str) -> Result<Place, DebugError> {
         if let Some(k) = self
             .session
             .scenario
@@ -261,14 +263,15 @@ impl Debugger {
             .iter()
             .position(|r| r.name == sel)
         {
-            return self.session.robots()[k].ok_or_else(|| format!("{sel} has been destroyed"));
+            return self.session.robots()[k]
+                .ok_or_else(|| SelectError::Destroyed(sel.to_string()).into());
         }
         let (xy, index) = match sel.split_once('#') {
             Some((xy, i)) => (
                 xy,
                 i.trim()
                     .parse::<usize>()
-                    .map_err(|_| format!("{i:?} is not an index in the square"))?,
+                    .map_err(|_| SelectError::NotAnIndex(i.to_string()))?,
             ),
             None => (sel, 0),
         };
@@ -280,29 +283,28 @@ impl Debugger {
                 .iter()
                 .map(|r| r.name.as_str())
                 .collect();
-            return Err(format!(
-                "no robot {sel:?}: give a name ({}) or X,Y[#I]",
-                names.join(", ")
-            ));
+            return Err(SelectError::NoSuchRobot {
+                selection: sel.to_string(),
+                names: names.join(", "),
+            }
+            .into());
         };
         let parse = |v: &str| {
             v.trim()
                 .parse::<i64>()
-                .map_err(|_| format!("{v:?} is not a coordinate"))
+                .map_err(|_| SelectError::NotACoordinate(v.to_string()))
         };
         let (x, y) = (parse(x)?, parse(y)?);
         let shape = self.session.world().shape();
         if !shape.contains((x, y)) {
-            return Err(format!("({x}, {y}) is off the grid"));
+            return Err(SelectError::OffGrid(x, y).into());
         }
         let cell = shape.locate((x, y));
         let count = self.session.world().cells[cell]
             .as_ref()
             .map_or(0, |s| s.robots.len());
         if index >= count {
-            return Err(format!(
-                "there is no robot #{index} at ({x}, {y}) ({count} there)"
-            ));
+            return Err(SelectError::NoRobotAt { index, x, y, count }.into());
         }
         Ok((cell, index))
     }

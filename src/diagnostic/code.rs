@@ -11,7 +11,8 @@ macro_rules! codes {
         /// A short stable diagnostic code, e.g. `E0101`: what each means is
         /// its [`Code::title`]. `E00..`-`E06..` and `W07..` are the
         /// assembler's (`docs/language.md`), `E08..` scenario files'
-        /// (`docs/formats.md`).
+        /// (`docs/formats.md`), `E09..` the debugger's commands'
+        /// (`docs/debugger.md`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
             $(
@@ -41,7 +42,8 @@ codes! {
     E0410 E0411 E0412 E0413 E0414 E0415 E0416 E0417 E0420 E0421 E0422 E0423
     E0424 E0501 E0502 E0503 E0504 E0505 E0506 E0507 E0508 E0509 E0510 E0511
     E0512 E0513 E0514 E0515 E0516 E0601 E0602 E0603 E0605 E0606 E0607 E0800
-    E0801 E0802 E0803 E0804 E0805 E0806 E0807 E0808 E0809 E0810 E0811 W0701
+    E0801 E0802 E0803 E0804 E0805 E0806 E0807 E0808 E0809 E0810 E0811 E0900
+    E0901 E0902 E0903 E0904 E0905 W0701
     W0702 W0703 W0704 W0705 W0706
 }
 
@@ -169,6 +171,24 @@ impl Code {
             Code::E0810 => "a bad value table: a cargo type that is not a number",
             Code::E0811 => {
                 "a bad expectation: an unknown player, robot or register, a step past the test's last, a value that is not one, or nothing to check"
+            }
+            Code::E0900 => {
+                "a debugger command line that cannot run: an unknown command, a bad count or argument, `goto`, `restart`, `source`, a block or user command"
+            }
+            Code::E0901 => {
+                "a robot or register the debugger cannot select: none in focus, none by that name or at that square, destroyed, no source map"
+            }
+            Code::E0902 => {
+                "a breakpoint, watchpoint, catchpoint or condition that cannot be set: a bad location, test or number, no such point"
+            }
+            Code::E0903 => {
+                "`print`, `display`, `info`, `list` or `set` that cannot be done: a bad argument, line, literal or display"
+            }
+            Code::E0904 => {
+                "a run or a way back that cannot be made: no output register, no call stack, before the history, nothing to profile"
+            }
+            Code::E0905 => {
+                "a path, format, type or value the debugger cannot show: a bad path, an unknown format or type, a value not of the type"
             }
             Code::W0701 => "a block never reached (left out of the image)",
             Code::W0702 => "a register read but never written (always Nil)",
@@ -367,6 +387,20 @@ impl Code {
             }
             Code::E0811 => {
                 "name a player, robot or register of the scenario, and an `after` within `expect.steps`"
+            }
+            Code::E0900 => "`help` lists the commands, `help COMMAND` tells how one is used",
+            Code::E0901 => {
+                "`focus NAME` or `focus X,Y[#I]` picks a robot; `info registers` lists its registers"
+            }
+            Code::E0902 => {
+                "`info breakpoints` lists the points; docs/debugger.md gives the locations and conditions"
+            }
+            Code::E0903 => "`help COMMAND` tells what the command takes",
+            Code::E0904 => {
+                "`info frame` and `backtrace` show the calls; `gstep` runs a whole game step"
+            }
+            Code::E0905 => {
+                "docs/debugger.md lists the paths, formats (`/list`, `/instr`, ...) and types (`: [int]`)"
             }
             Code::W0701 => "jump to it, or delete it if nothing needs it",
             Code::W0702 => {

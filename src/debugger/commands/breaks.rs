@@ -2,6 +2,7 @@
 
 use super::super::Debugger;
 use super::super::conditions::{Condition, Place};
+use super::super::error::{DebugError, PointError, SelectError};
 use super::super::points::{Breakpoint, Settings, Watchpoint};
 use super::super::positions::Position;
 use super::super::source::Program;
@@ -18,7 +19,7 @@ pub(crate) struct Resolved {
 
 impl Debugger {
     /// A register of the focused robot by name or number (`r3`, `3`).
-    pub(crate) fn register_index(&self, name: &str) -> Result<usize, String> {
+    pub(crate) fn register_index(&self, name: &str) -> Result<usize, DebugError> {
         let names = self.register_names();
         if let Some(i) = names.iter().position(|n| n == name) {
             return Ok(i);
@@ -26,42 +27,46 @@ impl Debugger {
         let number = name.strip_prefix('r').unwrap_or(name);
         match number.parse::<usize>() {
             Ok(i) if i < names.len() => Ok(i),
-            Ok(i) => Err(format!(
-                "there is no register {i}: the robot has {}",
-                names.len()
-            )),
-            Err(_) => Err(format!("no register named {name:?}")),
+            Ok(i) => Err(SelectError::NoRegister {
+                index: i,
+                count: names.len(),
+            }
+            .into()),
+            Err(_) => Err(SelectError::UnknownRegister(name.to_string()).into()),
         }
     }
 
     /// A condition over the focused robot's registers.
-    pub(crate) fn condition(&self, text: &str) -> Result<Condition, String> {
+    pub(crate) fn condition(&self, text: &str) -> Result<Condition, DebugError> {
         Condition::parse(text, &self.register_names())
     }
 
     /// The code nodes and source positions a breakpoint location names,
     /// and a description.
-    pub(crate) fn resolve(&self, program: &Program, spec: &str) -> Result<Resolved, String> {
+    pub(crate) fn resolve(&self, program: &Program, spec: &str) -> Result<Resolved, DebugError> {
         // A label, or `NAME+K` as stops print places.
         let named = program.named_positions(spec);
         if !named.is_empty() {
             return Ok(self.at_positions(program, named, String::new()));
         }
         let Some((left, right)) = spec.rsplit_once(':') else {
-            return Err(Self::no_label(program, spec));
+            return Err(Self::no_label(program, spec).into());
         };
         let number = right
             .trim()
             .parse::<u32>()
-            .map_err(|_| format!("{right:?} is not a line or offset number"))?;
+            .map_err(|_| PointError::NotALineOrOffset(right.to_string()))?;
         // FILE:LINE; a line without code (a label alone, a comment) means
         // the next line that has some, as in gdb.
         if let Some(file) = program.file_index(left) {
-            let no_code = || format!("no code on line {number} of {left} or after it");
+            let no_code = || PointError::NoCode {
+                line: number,
+                file: left.to_string(),
+            };
             let line = program.next_code_line(file, number).ok_or_else(no_code)?;
             let starts = Self::line_starts(program, file, line);
             if starts.is_empty() {
-                return Err(no_code());
+                return Err(no_code().into());
             }
             let moved = if line == number {
                 String::new()
@@ -73,14 +78,20 @@ impl Debugger {
         // REG:OFFSET.
         let register = self.register_index(left).map_err(|_| {
             if program.image.labels.iter().any(|l| l.name == left) {
-                format!("{left:?} is a label: `{left}+{number}` is {number} instructions past it")
+                PointError::LabelOffset {
+                    name: left.to_string(),
+                    offset: number,
+                }
             } else {
-                format!("{left:?} is neither a source file of the program nor a register")
+                PointError::NeitherFileNorRegister(left.to_string())
             }
         })?;
-        let code = program
-            .code_at(register, number as usize)
-            .ok_or_else(|| format!("register {left} has no instruction at offset {number}"))?;
+        let code = program.code_at(register, number as usize).ok_or_else(|| {
+            PointError::NoInstruction {
+                register: left.to_string(),
+                offset: number,
+            }
+        })?;
         let at = program
             .label_position(register, number as usize)
             .filter(|&p| program.positions.node(p) == Some(code.node_id()));
@@ -145,36 +156,42 @@ impl Debugger {
     /// Why a breakpoint spec that is not FILE:LINE or REG:OFFSET names
     /// nothing: a line number given alone, or a label that looks like one
     /// of the program's.
-    fn no_label(program: &Program, spec: &str) -> String {
+    fn no_label(program: &Program, spec: &str) -> PointError {
         if spec.parse::<u32>().is_ok() {
             // The file's last component is enough to name it.
             let name = program.main_file_name();
             let file = name.rsplit('/').next().unwrap_or(name);
-            return format!("no label {spec:?}: a line is given with its file, `{file}:{spec}`");
+            return PointError::LineWithoutFile {
+                spec: spec.to_string(),
+                file: file.to_string(),
+            };
         }
         if let Some((name, k)) = spec.rsplit_once('+')
             && k.trim().parse::<usize>().is_ok()
             && !program.named(name.trim()).is_empty()
         {
-            return format!(
-                "no instruction is named {spec:?}: the code named after `{}` ends before it",
-                name.trim()
-            );
+            return PointError::PastNamedCode {
+                spec: spec.to_string(),
+                name: name.trim().to_string(),
+            };
         }
         let labels = program.image.labels.iter().map(|l| l.name.as_str());
         match crate::asm::suggest::nearest(spec, labels) {
-            Some(label) => format!("no label {spec:?}: did you mean `{label}`?"),
-            None => format!("no label {spec:?}: give a label, FILE:LINE or REG:OFFSET"),
+            Some(label) => PointError::NoLabelNear {
+                spec: spec.to_string(),
+                nearest: label.to_string(),
+            },
+            None => PointError::NoLabel(spec.to_string()),
         }
     }
 
-    pub(crate) fn add_break(&mut self, args: &str, temporary: bool) -> Result<String, String> {
+    pub(crate) fn add_break(&mut self, args: &str, temporary: bool) -> Result<String, DebugError> {
         let (spec, condition) = match args.split_once(" if ") {
             Some((s, c)) => (s.trim(), Some(c.trim())),
             None => (args.trim(), None),
         };
         if spec.is_empty() {
-            return Err("break where? LABEL, FILE:LINE or REG:OFFSET".into());
+            return Err(PointError::BreakWhere.into());
         }
         let condition = condition.map(|c| self.condition(c)).transpose()?;
         let kind = if temporary {
@@ -195,7 +212,7 @@ impl Debugger {
                 .flatten()
                 .any(|p| self.resolve(p, spec).is_ok());
             if !found {
-                return Err(format!("no program of the scenario has a place {spec:?}"));
+                return Err(PointError::NoPlace(spec.to_string()).into());
             }
             (FxHashSet::default(), FxHashSet::default(), String::new())
         };
@@ -253,13 +270,13 @@ impl Debugger {
         self.rebind_conditions();
     }
 
-    pub(crate) fn add_watch(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn add_watch(&mut self, args: &str) -> Result<String, DebugError> {
         let (what, condition) = match args.split_once(" if ") {
             Some((w, c)) => (w.trim(), Some(c.trim())),
             None => (args.trim(), None),
         };
         if what.is_empty() {
-            return Err("watch what? a register or a path into it (`in.2.0`)".into());
+            return Err(PointError::WatchWhat.into());
         }
         let names = self.register_names();
         let place = Place::parse(what, &names)?;
@@ -287,7 +304,7 @@ impl Debugger {
         Ok(text)
     }
 
-    pub(crate) fn delete(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn delete(&mut self, args: &str) -> Result<String, DebugError> {
         if args.trim().is_empty() {
             let count = |n: usize, what: &str| match n {
                 0 => None,
@@ -319,7 +336,7 @@ impl Debugger {
         for word in args.split_whitespace() {
             let id: usize = word
                 .parse()
-                .map_err(|_| format!("{word:?} is not a breakpoint number"))?;
+                .map_err(|_| PointError::NotAPointNumber(word.to_string()))?;
             if self.catch_build.map(|(c, _)| c) != Some(id) {
                 self.settings(id)?;
             }

@@ -9,7 +9,9 @@
 
 use super::super::Debugger;
 use super::super::catchpoints::Catchpoint;
+use super::super::error::{DebugError, PointError};
 use super::super::points::Settings;
+use super::CommandError;
 use super::{Outcome, find};
 
 /// User commands run inside one another at most.
@@ -54,15 +56,15 @@ impl Debugger {
 
     /// An error when lines that have ended (a file, a user command) left a
     /// block open: it is dropped.
-    pub(crate) fn unclosed_block(&mut self, what: &str) -> Result<(), String> {
+    pub(crate) fn unclosed_block(&mut self, what: &str) -> Result<(), DebugError> {
         match self.block.take() {
-            Some(_) => Err(format!("{what} ended inside a block: `end` is missing")),
+            Some(_) => Err(CommandError::Unclosed(what.to_string()).into()),
             None => Ok(()),
         }
     }
 
     /// Takes one line into the block being read; `end` closes it.
-    pub(super) fn block_line(&mut self, line: &str) -> Result<String, String> {
+    pub(super) fn block_line(&mut self, line: &str) -> Result<String, DebugError> {
         let block = self.block.as_mut().expect("a block is being read");
         if line == "end" && block.inner == 0 {
             let block = self.block.take().expect("a block is being read");
@@ -75,9 +77,7 @@ impl Debugger {
         }
         if block.lines.len() >= BLOCK_LINES {
             self.block = None;
-            return Err(format!(
-                "a block holds at most {BLOCK_LINES} lines: dropped"
-            ));
+            return Err(CommandError::BlockFull(BLOCK_LINES).into());
         }
         block.lines.push(line.to_string());
         Ok(String::new())
@@ -103,12 +103,12 @@ impl Debugger {
 
     /// The IDs a command is given (`[N...]`), checked; none is every one
     /// when `all` is given, else the last point set.
-    fn ids(&self, args: &str, all: bool) -> Result<Vec<usize>, String> {
+    fn ids(&self, args: &str, all: bool) -> Result<Vec<usize>, DebugError> {
         let mut ids = Vec::new();
         for word in args.split_whitespace() {
             let id = word
                 .parse::<usize>()
-                .map_err(|_| format!("{word:?} is not a breakpoint number"))?;
+                .map_err(|_| PointError::NotAPointNumber(word.to_string()))?;
             self.settings(id)?;
             ids.push(id);
         }
@@ -123,14 +123,14 @@ impl Debugger {
                 every.last().copied().into_iter().collect()
             };
             if ids.is_empty() {
-                return Err("no breakpoints, watchpoints or catchpoints".into());
+                return Err(PointError::NoPoints.into());
             }
         }
         Ok(ids)
     }
 
     /// `condition N [COND]`: sets or (without COND) removes a condition.
-    pub(super) fn set_condition(&mut self, args: &str) -> Result<String, String> {
+    pub(super) fn set_condition(&mut self, args: &str) -> Result<String, DebugError> {
         let args = args.trim();
         let (id, text) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
         let id = self.one_id(id, "condition N [COND]")?;
@@ -147,27 +147,27 @@ impl Debugger {
         Ok(out)
     }
 
-    fn one_id(&self, word: &str, usage: &str) -> Result<usize, String> {
+    fn one_id(&self, word: &str, usage: &'static str) -> Result<usize, DebugError> {
         if word.is_empty() {
-            return Err(format!("{usage}: which breakpoint?"));
+            return Err(PointError::WhichPoint(usage).into());
         }
         let id = word
             .parse::<usize>()
-            .map_err(|_| format!("{word:?} is not a breakpoint number"))?;
+            .map_err(|_| PointError::NotAPointNumber(word.to_string()))?;
         self.settings(id)?;
         Ok(id)
     }
 
     /// `ignore N COUNT`: the next COUNT hits of N going forward do not stop.
-    pub(super) fn ignore(&mut self, args: &str) -> Result<String, String> {
+    pub(super) fn ignore(&mut self, args: &str) -> Result<String, DebugError> {
         let words: Vec<&str> = args.split_whitespace().collect();
         let [id, count] = words[..] else {
-            return Err("ignore N COUNT".into());
+            return Err(PointError::IgnoreUsage.into());
         };
         let id = self.one_id(id, "ignore N COUNT")?;
         let count = count
             .parse::<u64>()
-            .map_err(|_| format!("{count:?} is not a count"))?;
+            .map_err(|_| CommandError::NotACount(count.to_string()))?;
         self.settings_mut(id)?.ignore.set(count);
         Ok(match count {
             0 => format!("Will stop next time breakpoint {id} is reached."),
@@ -177,7 +177,7 @@ impl Debugger {
     }
 
     /// `enable [N...]` / `disable [N...]` (all without IDs).
-    pub(super) fn enable(&mut self, args: &str, enabled: bool) -> Result<String, String> {
+    pub(super) fn enable(&mut self, args: &str, enabled: bool) -> Result<String, DebugError> {
         for id in self.ids(args, true)? {
             self.settings_mut(id)?.enabled = enabled;
         }
@@ -186,7 +186,7 @@ impl Debugger {
 
     /// `commands [N...]`: starts reading the commands of N (the last point
     /// set without N), up to `end`; an empty block removes them.
-    pub(super) fn commands(&mut self, args: &str) -> Result<String, String> {
+    pub(super) fn commands(&mut self, args: &str) -> Result<String, DebugError> {
         let ids = self.ids(args, false)?;
         self.block = Some(Block {
             what: BlockFor::Commands(ids),
@@ -197,16 +197,16 @@ impl Debugger {
     }
 
     /// `define NAME`: starts reading a user command, up to `end`.
-    pub(super) fn define(&mut self, args: &str) -> Result<String, String> {
+    pub(super) fn define(&mut self, args: &str) -> Result<String, DebugError> {
         let name = args.trim();
         let good = name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
         if name.is_empty() || !good {
-            return Err("define NAME: a name of letters, digits, - and _".into());
+            return Err(CommandError::DefineUsage.into());
         }
         if find(name).is_some() {
-            return Err(format!("`{name}` is a command of the debugger"));
+            return Err(CommandError::DefineCommand(name.to_string()).into());
         }
         self.block = Some(Block {
             what: BlockFor::Define(name.to_string()),
@@ -226,11 +226,13 @@ impl Debugger {
 
     /// Runs a user command: its lines, echoed, with `$arg0`... replaced by
     /// its arguments; the first error ends it.
-    pub(super) fn call_user(&mut self, body: Vec<String>, args: &str) -> Result<Outcome, String> {
+    pub(super) fn call_user(
+        &mut self,
+        body: Vec<String>,
+        args: &str,
+    ) -> Result<Outcome, DebugError> {
         if self.calling >= CALL_DEPTH {
-            return Err(format!(
-                "user commands called inside one another {CALL_DEPTH} deep"
-            ));
+            return Err(CommandError::CallDepth(CALL_DEPTH).into());
         }
         let args: Vec<&str> = args.split_whitespace().collect();
         self.calling += 1;
@@ -252,7 +254,7 @@ impl Debugger {
     pub(super) fn run_lines(
         &mut self,
         lines: impl Iterator<Item = String>,
-    ) -> Result<Outcome, String> {
+    ) -> Result<Outcome, DebugError> {
         let mut out = Vec::new();
         for line in lines {
             out.push(format!("> {line}"));
@@ -260,10 +262,7 @@ impl Debugger {
                 Ok(Outcome::Output(text)) if !text.is_empty() => out.push(text),
                 Ok(Outcome::Output(_)) => {}
                 Ok(Outcome::Quit) => return Ok(Outcome::Quit),
-                Err(e) => {
-                    out.push(e);
-                    return Err(out.join("\n"));
-                }
+                Err(e) => return Err(e.after(out.join("\n"))),
             }
         }
         Ok(Outcome::Output(out.join("\n")))
@@ -272,7 +271,7 @@ impl Debugger {
     /// After a command: the commands of the points its stop hit, then of
     /// the stops those make, a round at a time (a command that runs the
     /// machine ends its round, as in gdb).
-    pub(super) fn run_pending(&mut self, mut out: String) -> Result<Outcome, String> {
+    pub(super) fn run_pending(&mut self, mut out: String) -> Result<Outcome, DebugError> {
         for _ in 0..COMMAND_ROUNDS {
             if self.pending.is_empty() {
                 return Ok(Outcome::Output(out));
@@ -292,7 +291,7 @@ impl Debugger {
                     Ok(Outcome::Quit) => return Ok(Outcome::Quit),
                     Err(e) => {
                         self.pending.clear();
-                        return Err(format!("{out}\n{e}"));
+                        return Err(e.after(out));
                     }
                 }
                 if !self.pending.is_empty() {
@@ -307,13 +306,13 @@ impl Debugger {
     }
 
     /// `catch HAPPENING [any]`.
-    pub(super) fn catch(&mut self, args: &str) -> Result<String, String> {
+    pub(super) fn catch(&mut self, args: &str) -> Result<String, DebugError> {
         if args.trim() == "build" {
             return self.catch_build();
         }
         let (happening, any) = Catchpoint::parse(args)?;
         if !any && self.session.focus().is_none() {
-            return Err("no robot in focus: `catch ... any` catches any robot".into());
+            return Err(PointError::CatchNoFocus.into());
         }
         let id = self.new_id();
         let point = Catchpoint {

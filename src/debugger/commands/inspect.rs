@@ -2,7 +2,9 @@
 //! the world, robots, items and scores, `focus` and `set`.
 
 use super::super::Debugger;
+use super::super::error::{DebugError, SelectError};
 use super::super::view::{self, Format, RegisterRef, ValueType, ViewContext, ViewError};
+use super::InspectError;
 use crate::scenario::game::scores;
 
 /// How `print` and `display` show a value: in a format, or read as a type.
@@ -22,7 +24,7 @@ const LIST_CONTEXT: u32 = 5;
 impl Debugger {
     /// Splits `EXPR [/FMT]` (the format may come first too) or
     /// `EXPR : TYPE`.
-    fn expression(args: &str) -> Result<(String, Reading), String> {
+    fn expression(args: &str) -> Result<(String, Reading), DebugError> {
         let (args, reading) = match args.split_once(':') {
             Some((expr, ty)) => (expr, Reading::As(ValueType::parse(ty)?)),
             None => (args, Reading::Format(Format::Auto)),
@@ -32,7 +34,7 @@ impl Debugger {
         for word in args.split_whitespace() {
             if word.starts_with('/') {
                 if let Reading::As(_) = reading {
-                    return Err("give a format (`/list`) or a type (`: [int]`), not both".into());
+                    return Err(InspectError::FormatAndType.into());
                 }
                 reading = Reading::Format(Format::parse(word).map_err(ViewError::from)?);
             } else {
@@ -40,25 +42,23 @@ impl Debugger {
             }
         }
         if expr.is_empty() {
-            return Err("print what? a register or a path into it (`in.1.0`)".into());
+            return Err(InspectError::PrintWhat.into());
         }
         Ok((expr.join(""), reading))
     }
 
     /// The value of an expression, shown.
-    fn evaluate(&self, expr: &str, reading: &Reading) -> Result<String, String> {
-        let robot = self.session.focused().ok_or("no robot in focus")?;
+    fn evaluate(&self, expr: &str, reading: &Reading) -> Result<String, DebugError> {
+        let robot = self.session.focused().ok_or(SelectError::NoFocus)?;
         let names = self.register_names();
         let path = view::parse_path(expr, &names)?;
         let index = match &path.register {
             RegisterRef::Index(i) => *i,
             RegisterRef::Name(n) => self.register_index(n)?,
         };
-        let register = robot.memory.get(index).ok_or_else(|| {
-            format!(
-                "there is no register {index}: the robot has {}",
-                robot.memory.len()
-            )
+        let register = robot.memory.get(index).ok_or(SelectError::NoRegister {
+            index,
+            count: robot.memory.len(),
         })?;
         let tree = view::follow(&register.contents, &path)?;
         let program = self.program();
@@ -74,7 +74,7 @@ impl Debugger {
         Ok(shown?)
     }
 
-    pub(crate) fn print(&self, args: &str) -> Result<String, String> {
+    pub(crate) fn print(&self, args: &str) -> Result<String, DebugError> {
         let (expr, reading) = Self::expression(args)?;
         let shown = self.evaluate(&expr, &reading)?;
         let named = self.named_expression(&expr);
@@ -104,7 +104,7 @@ impl Debugger {
         }
     }
 
-    pub(crate) fn display(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn display(&mut self, args: &str) -> Result<String, DebugError> {
         let (expr, reading) = Self::expression(args)?;
         // The expression must name something; its value may not read in
         // the format yet (`out /command` while `out` is Nil).
@@ -124,7 +124,7 @@ impl Debugger {
         Ok(line)
     }
 
-    pub(crate) fn undisplay(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn undisplay(&mut self, args: &str) -> Result<String, DebugError> {
         if args.trim().is_empty() {
             self.displays.clear();
             return Ok("No more displays.".into());
@@ -132,11 +132,11 @@ impl Debugger {
         for word in args.split_whitespace() {
             let id: usize = word
                 .parse()
-                .map_err(|_| format!("{word:?} is not a display number"))?;
+                .map_err(|_| InspectError::NotADisplayNumber(word.to_string()))?;
             let before = self.displays.len();
             self.displays.retain(|(i, _)| *i != id);
             if self.displays.len() == before {
-                return Err(format!("no display {id}"));
+                return Err(InspectError::NoDisplay(id).into());
             }
         }
         Ok(String::new())
@@ -156,7 +156,7 @@ impl Debugger {
     }
 
     /// `info registers [PATTERN] | breakpoints | display | robot | frame`.
-    pub(crate) fn info(&self, args: &str) -> Result<String, String> {
+    pub(crate) fn info(&self, args: &str) -> Result<String, DebugError> {
         match args.trim() {
             "registers" | "r" | "reg" => self.info_registers(""),
             "breakpoints" | "b" | "break" | "watchpoints" => Ok(self.info_breakpoints()),
@@ -169,24 +169,22 @@ impl Debugger {
             "frame" | "f" => Ok(self.here()),
             other => match other.split_once(char::is_whitespace) {
                 Some(("registers" | "r" | "reg", pattern)) => self.info_registers(pattern.trim()),
-                _ => Err(format!(
-                    "info {other:?}? registers [PATTERN], breakpoints, display, robot or frame"
-                )),
+                _ => Err(InspectError::InfoWhat(other.to_string()).into()),
             },
         }
     }
 
     /// `info registers [PATTERN]`: the registers whose name contains the
     /// pattern, the program's own first, then the standard library's.
-    fn info_registers(&self, pattern: &str) -> Result<String, String> {
-        let robot = self.session.focused().ok_or("no robot in focus")?;
+    fn info_registers(&self, pattern: &str) -> Result<String, DebugError> {
+        let robot = self.session.focused().ok_or(SelectError::NoFocus)?;
         let names = self.register_names();
         let program = self.program();
         let (library, own): (Vec<usize>, Vec<usize>) = (0..robot.memory.len())
             .filter(|&i| names[i].contains(pattern))
             .partition(|&i| program.as_ref().is_some_and(|p| p.is_library_register(i)));
         if own.is_empty() && library.is_empty() {
-            return Err(format!("no register's name contains {pattern:?}"));
+            return Err(InspectError::NoRegisterMatches(pattern.to_string()).into());
         }
         // The name and limit columns fit their longest entry.
         let width = names.iter().map(String::len).max().unwrap_or(0).max(12);
@@ -218,9 +216,9 @@ impl Debugger {
         Ok(out)
     }
 
-    fn info_robot(&self) -> Result<String, String> {
-        let place = self.session.focus().ok_or("no robot in focus")?;
-        let robot = self.session.focused().ok_or("no robot in focus")?;
+    fn info_robot(&self) -> Result<String, DebugError> {
+        let place = self.session.focus().ok_or(SelectError::NoFocus)?;
+        let robot = self.session.focused().ok_or(SelectError::NoFocus)?;
         let (x, y) = self.session.world().shape().position(place.0);
         let name = self.focus_robot().map_or_else(
             || "(not a scenario robot)".to_string(),
@@ -253,15 +251,13 @@ impl Debugger {
         Ok(out)
     }
 
-    pub(crate) fn list(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn list(&mut self, args: &str) -> Result<String, DebugError> {
         let program = self.source_program("")?;
         let current = self.line_here(&program);
         let args = args.trim();
         let span = 2 * LIST_CONTEXT;
         let around = |(file, line): (u32, u32)| (file, line.saturating_sub(LIST_CONTEXT).max(1));
-        let here = || {
-            current.ok_or("the current instruction has no source line: give FILE:LINE or a label")
-        };
+        let here = || current.ok_or(InspectError::NoCurrentLine);
         let (file, first, asked) = match (args, self.listed) {
             ("", Some((file, _, last))) => (file, last + 1, last + 1),
             ("", None) => {
@@ -274,10 +270,7 @@ impl Debugger {
                     None => around(here()?),
                 };
                 if before <= 1 {
-                    return Err(format!(
-                        "already at the start of {}",
-                        program.file_name(file)
-                    ));
+                    return Err(InspectError::AtStart(program.file_name(file).to_string()).into());
                 }
                 (file, before.saturating_sub(span + 1).max(1), 1)
             }
@@ -293,12 +286,15 @@ impl Debugger {
         let name = program.file_name(file).to_string();
         let text = program
             .text(file)
-            .ok_or_else(|| format!("the source of {name} cannot be read"))?;
+            .ok_or_else(|| InspectError::Unreadable(name.to_string()))?;
         let count = text.lines().count() as u32;
         if asked > count {
-            return Err(format!(
-                "line {asked} is out of range: {name} has {count} lines"
-            ));
+            return Err(InspectError::LineOutOfRange {
+                line: asked,
+                file: name.to_string(),
+                count,
+            }
+            .into());
         }
         let last = last.min(count);
         // The lines shown since the last stop, as one range.
@@ -330,29 +326,29 @@ impl Debugger {
         program: &super::super::source::Program,
         args: &str,
         current: Option<(u32, u32)>,
-    ) -> Result<(u32, u32), String> {
+    ) -> Result<(u32, u32), DebugError> {
         if let Some(&p) = program.named_positions(args).first() {
             return program
                 .line_at(p)
-                .ok_or_else(|| format!("{args} has no source line"));
+                .ok_or_else(|| InspectError::NoSourceLine(args.to_string()).into());
         }
         let (file, line) = match args.rsplit_once(':') {
             Some((f, l)) => (
                 program
                     .file_index(f)
-                    .ok_or_else(|| format!("no source file {f:?} in the program"))?,
+                    .ok_or_else(|| InspectError::NoSourceFile(f.to_string()))?,
                 l,
             ),
             None => (current.map_or(0, |c| c.0), args),
         };
         let line = line
             .parse::<u32>()
-            .map_err(|_| format!("{line:?} is not a line number, a label or FILE:LINE"))?;
+            .map_err(|_| InspectError::NotALine(line.to_string()))?;
         Ok((file, line))
     }
 
-    pub(crate) fn backtrace(&self) -> Result<String, String> {
-        let robot = self.session.focused().ok_or("no robot in focus")?;
+    pub(crate) fn backtrace(&self) -> Result<String, DebugError> {
+        let robot = self.session.focused().ok_or(SelectError::NoFocus)?;
         let mut out = vec![format!(
             "#0  {}",
             self.instruction_text_at(&self.prog(), self.session.position())
@@ -474,7 +470,7 @@ impl Debugger {
             .join("\n")
     }
 
-    pub(crate) fn focus_on(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn focus_on(&mut self, args: &str) -> Result<String, DebugError> {
         let place = self.select(args.trim())?;
         if let Some(first_run) = self.focus_new_child(place) {
             return Ok(format!(
@@ -495,14 +491,12 @@ impl Debugger {
         ))
     }
 
-    pub(crate) fn set(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn set(&mut self, args: &str) -> Result<String, DebugError> {
         let args = args.trim();
         let (name, literal) = match args.strip_prefix("output ") {
             Some(rest) => ("out", rest.trim()),
             None => {
-                let (n, l) = args
-                    .split_once('=')
-                    .ok_or("set REG = LITERAL, or set output LITERAL")?;
+                let (n, l) = args.split_once('=').ok_or(InspectError::SetUsage)?;
                 (n.trim(), l.trim())
             }
         };
@@ -511,19 +505,25 @@ impl Debugger {
         } else {
             self.register_index(name)?
         };
-        let tree = crate::asm::parse_literal(literal)
-            .map_err(|e| format!("bad literal {literal:?}: {e}"))?;
-        let robot = self.session.focused().ok_or("no robot in focus")?;
+        let tree =
+            crate::asm::parse_literal(literal).map_err(|error| InspectError::BadLiteral {
+                text: literal.to_string(),
+                error,
+            })?;
+        let robot = self.session.focused().ok_or(SelectError::NoFocus)?;
         let limit = robot
             .memory
             .get(index)
-            .ok_or_else(|| format!("there is no register {index}"))?
+            .ok_or(InspectError::NoRegister(index))?
             .limit;
         if !(tree.is_nil() || tree.fits(limit)) {
-            return Err(format!(
-                "{literal} is {} conses: it does not fit {name}'s limit {limit}",
-                tree.size()
-            ));
+            return Err(InspectError::DoesNotFit {
+                literal: literal.to_string(),
+                size: tree.size(),
+                register: name.to_string(),
+                limit,
+            }
+            .into());
         }
         // Checked: the change is made (and the future dropped) only now.
         if let Some(register) = self

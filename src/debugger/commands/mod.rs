@@ -9,10 +9,11 @@ mod reverse;
 mod run;
 
 pub use control::Block;
-pub use error::CommandError;
+pub use error::{CommandError, InspectError, RunError};
 pub use inspect::INFO_SUBCOMMANDS;
 
 use super::Debugger;
+use super::error::DebugError;
 use super::session::{Event, Limit, Pos};
 
 /// A command: its name, short forms, usage, help, what completes its
@@ -51,7 +52,7 @@ pub enum Completion {
 #[derive(Clone, Copy)]
 pub enum Handler {
     /// Runs and gives its output.
-    Run(fn(&mut Debugger, &str) -> Result<String, String>),
+    Run(fn(&mut Debugger, &str) -> Result<String, DebugError>),
     /// Leaves the debugger (only `quit`).
     Quit,
 }
@@ -282,7 +283,7 @@ const SOURCE_DEPTH: usize = 16;
 
 impl Debugger {
     /// `goto step S [tick T]`.
-    fn goto_position(&mut self, args: &str) -> Result<String, String> {
+    fn goto_position(&mut self, args: &str) -> Result<String, DebugError> {
         let words: Vec<&str> = args.split_whitespace().collect();
         let number = |w: &str| {
             w.parse::<u64>()
@@ -330,7 +331,7 @@ impl Debugger {
         )
     }
 
-    fn restart(&mut self, n: u64) -> Result<String, String> {
+    fn restart(&mut self, n: u64) -> Result<String, DebugError> {
         let pos = *self
             .checkpoints
             .get(n as usize - 1)
@@ -344,7 +345,7 @@ impl Debugger {
 
     /// `source FILE`: every command of the file, echoed as `> COMMAND`;
     /// the first error stops it.
-    fn source(&mut self, args: &str) -> Result<String, String> {
+    fn source(&mut self, args: &str) -> Result<String, DebugError> {
         let path = args.trim();
         if path.is_empty() {
             return Err(CommandError::SourceWhat.into());
@@ -374,7 +375,11 @@ impl Debugger {
                 // `quit` ends the file (the debugger stays).
                 Ok(Outcome::Quit) => break,
                 Err(e) => {
-                    result = Err(format!("{}\n{path}: {e}", out.join("\n")));
+                    let e = DebugError::In {
+                        file: path.to_string(),
+                        error: Box::new(e),
+                    };
+                    result = Err(e.after(out.join("\n")));
                     break;
                 }
             }
@@ -383,7 +388,7 @@ impl Debugger {
         if result.is_ok()
             && let Err(e) = self.unclosed_block(path)
         {
-            result = Err(format!("{}\n{e}", out.join("\n")));
+            result = Err(e.after(out.join("\n")));
         }
         result.map(|()| out.join("\n"))
     }
@@ -391,7 +396,7 @@ impl Debugger {
     /// Runs one command line (a line of a `commands` or `define` block
     /// being read is taken into it), then the commands of the points its
     /// stop hit.
-    pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
+    pub fn execute(&mut self, line: &str) -> Result<Outcome, DebugError> {
         let line = line.trim();
         if self.reading_block() {
             return self.block_line(line).map(Outcome::Output);
@@ -403,7 +408,7 @@ impl Debugger {
     }
 
     /// Runs one command line: a command of the table or a user command.
-    fn execute_line(&mut self, line: &str) -> Result<Outcome, String> {
+    fn execute_line(&mut self, line: &str) -> Result<Outcome, DebugError> {
         let line = line.trim();
         let (word, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         if let Some(body) = self.user_command(word) {
@@ -425,7 +430,7 @@ impl Debugger {
     }
 
     /// `advance LOCATION`: `until` with a location it cannot do without.
-    fn advance(&mut self, args: &str) -> Result<String, String> {
+    fn advance(&mut self, args: &str) -> Result<String, DebugError> {
         if args.trim().is_empty() {
             return Err(CommandError::AdvanceWhere.into());
         }

@@ -9,9 +9,11 @@
 //! replay of them, not a million.
 
 use super::super::Debugger;
+use super::super::error::DebugError;
 use super::super::points::{Frame, Goal, Hit, tails};
 use super::super::session::{Event, Limit, Pos};
 use super::super::source::LineKey;
+use super::RunError;
 use crate::machine::Register;
 use crate::tree::Tree;
 
@@ -139,7 +141,7 @@ impl Debugger {
 
     /// `reverse-step N` (`over`: `reverse-next N`): back to the start of
     /// the line before, N times; `reverse-next` runs calls whole.
-    pub(crate) fn reverse_line(&mut self, n: u64, over: bool) -> Result<String, String> {
+    pub(crate) fn reverse_line(&mut self, n: u64, over: bool) -> Result<String, DebugError> {
         self.source_program(": use reverse-stepi")?;
         for _ in 0..n {
             let frame = over && self.stack().is_some();
@@ -160,7 +162,7 @@ impl Debugger {
 
     /// `reverse-finish`: back to the call of the present routine (the last
     /// instruction run with the stack without its top frame).
-    pub(crate) fn reverse_finish(&mut self) -> Result<String, String> {
+    pub(crate) fn reverse_finish(&mut self) -> Result<String, DebugError> {
         let (_, stack) = self.call_stack()?;
         let callers = depth(&stack, usize::MAX);
         let here = self.session.pos();
@@ -179,7 +181,7 @@ impl Debugger {
             }
             None => {
                 self.session.goto(here);
-                Err("the call is before the start of history".into())
+                Err(RunError::BeforeHistory.into())
             }
         }
     }
@@ -187,7 +189,7 @@ impl Debugger {
     /// `until` (without a place: as `next`, but a jump back to an earlier
     /// line does not stop it) and `until LOCATION` / `advance LOCATION`:
     /// on to the place, or until the present call returns.
-    pub(crate) fn until(&mut self, args: &str) -> Result<String, String> {
+    pub(crate) fn until(&mut self, args: &str) -> Result<String, DebugError> {
         let program = self.source_program(": use stepi")?;
         let args = args.trim();
         if args.is_empty() {
@@ -209,7 +211,7 @@ impl Debugger {
 
     /// `until` without a place: `next` until a line after the present one
     /// (or in another file, or in an outer frame), or another stop.
-    fn step_ahead(&mut self) -> Result<String, String> {
+    fn step_ahead(&mut self) -> Result<String, DebugError> {
         let program = self.source_program(": use stepi")?;
         let start = self.line_here(&program);
         loop {

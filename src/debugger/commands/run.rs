@@ -1,11 +1,13 @@
 //! Running: stepping by instruction, line and game step, continuing,
 //! reverse execution, and the profile of a step.
 
+use super::super::error::DebugError;
 use super::super::points::{Frame, Goal, Hit, Probe, tails};
 use super::super::positions::Position;
 use super::super::session::{Event, Limit, Pos, RunEnd};
 use super::super::source::{LineKey, Program};
 use super::super::{Debugger, catchpoints};
+use super::RunError;
 use crate::machine::MachineError;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
@@ -20,7 +22,7 @@ fn interrupted() -> bool {
 
 impl Debugger {
     /// Runs forward and reports why it stopped.
-    fn go(&mut self, limit: Limit, use_points: bool, goal: Goal) -> Result<String, String> {
+    fn go(&mut self, limit: Limit, use_points: bool, goal: Goal) -> Result<String, DebugError> {
         let (event, hit) = self.run_probe(limit, use_points, goal);
         Ok(self.stop_report(&event, hit))
     }
@@ -295,17 +297,17 @@ impl Debugger {
         }
     }
 
-    pub(crate) fn stepi(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn stepi(&mut self, n: u64) -> Result<String, DebugError> {
         self.go(Limit::Ticks(n), true, Goal::None)
     }
 
-    pub(crate) fn tick(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn tick(&mut self, n: u64) -> Result<String, DebugError> {
         self.go(Limit::Ticks(n), false, Goal::None)
     }
 
     /// `continue N`: on to the Nth breakpoint or watchpoint hit (the
     /// hits on the way are counted), or the first other stop.
-    pub(crate) fn cont(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn cont(&mut self, n: u64) -> Result<String, DebugError> {
         for _ in 1..n {
             match self.run_probe(Limit::Unlimited, true, Goal::None) {
                 (Event::Stopped, Some(hit)) => {
@@ -317,14 +319,14 @@ impl Debugger {
         self.go(Limit::Unlimited, true, Goal::None)
     }
 
-    pub(crate) fn gstep(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn gstep(&mut self, n: u64) -> Result<String, DebugError> {
         self.go(Limit::Steps(n), false, Goal::None)
     }
 
-    pub(crate) fn until_output(&mut self) -> Result<String, String> {
+    pub(crate) fn until_output(&mut self) -> Result<String, DebugError> {
         let out = self.session.focused().and_then(|r| r.memory.get(2));
         let Some(out) = out else {
-            return Err("the focused robot has no output register".into());
+            return Err(RunError::NoOutputRegister.into());
         };
         let goal = Goal::Output(2, out.contents.node_id());
         self.go(Limit::Unlimited, true, goal)
@@ -355,7 +357,7 @@ impl Debugger {
 
     /// `step` (into calls) or `next` (`over` them): N times, until the
     /// line shown changes.
-    pub(crate) fn step_line(&mut self, n: u64, over: bool) -> Result<String, String> {
+    pub(crate) fn step_line(&mut self, n: u64, over: bool) -> Result<String, DebugError> {
         let program = self.source_program(": use stepi")?;
         let mut left = n;
         loop {
@@ -377,17 +379,15 @@ impl Debugger {
 
     /// The call stack register and its contents, inside a call (an
     /// error otherwise: no call stack in the image, or an empty one).
-    pub(crate) fn call_stack(&self) -> Result<(usize, Tree), String> {
-        let (register, stack) = self
-            .stack()
-            .ok_or("the focused program has no call stack (no `callstack` in its image)")?;
+    pub(crate) fn call_stack(&self) -> Result<(usize, Tree), DebugError> {
+        let (register, stack) = self.stack().ok_or(RunError::NoCallStack)?;
         if stack.is_nil() {
-            return Err("not inside a call: the stack is empty".into());
+            return Err(RunError::EmptyStack.into());
         }
         Ok((register, stack))
     }
 
-    pub(crate) fn finish(&mut self) -> Result<String, String> {
+    pub(crate) fn finish(&mut self) -> Result<String, DebugError> {
         let (register, stack) = self.call_stack()?;
         // A frame is the code of the call's jump; the call returns to the
         // code after it.
@@ -402,7 +402,7 @@ impl Debugger {
 
     /// `reverse-stepi N`: one replay, from the snapshot nearest before
     /// the position N instructions back.
-    pub(crate) fn reverse_stepi(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn reverse_stepi(&mut self, n: u64) -> Result<String, DebugError> {
         match self.session.instructions_back(n) {
             Some(p) => {
                 self.session.goto(p);
@@ -416,7 +416,7 @@ impl Debugger {
         }
     }
 
-    pub(crate) fn reverse_gstep(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn reverse_gstep(&mut self, n: u64) -> Result<String, DebugError> {
         let pos = self.session.pos();
         let origin = self.session.origin();
         let target = Pos::done(pos.step.saturating_sub(n));
@@ -430,7 +430,7 @@ impl Debugger {
 
     /// `reverse-continue N`: back to the Nth last breakpoint or
     /// watchpoint hit (the hits on the way are counted).
-    pub(crate) fn reverse_continue(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn reverse_continue(&mut self, n: u64) -> Result<String, DebugError> {
         let here = self.session.pos();
         for k in 1..=n {
             let Ok(last) = self.last_hit() else {
@@ -543,7 +543,7 @@ impl Debugger {
         Ok(None)
     }
 
-    pub(crate) fn profile(&mut self, n: u64) -> Result<String, String> {
+    pub(crate) fn profile(&mut self, n: u64) -> Result<String, DebugError> {
         let here = self.session.pos();
         let last = if here.is_done() {
             here.step
@@ -554,7 +554,7 @@ impl Debugger {
             .saturating_sub(n - 1)
             .max(self.session.origin().step + 1);
         if last < first {
-            return Err("no complete game step to profile yet: `gstep` first".into());
+            return Err(RunError::NothingToProfile.into());
         }
         let program = self.program();
         // Per instruction (its node, and its source position where the

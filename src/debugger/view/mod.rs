@@ -234,6 +234,8 @@ macro_rules! view_error_from {
     };
 }
 
+impl std::error::Error for ViewError {}
+
 view_error_from!(
     Path(PathError),
     Format(FormatError),
@@ -241,13 +243,6 @@ view_error_from!(
     Read(ReadError),
     Show(ShowError)
 );
-
-/// For the callers that still report errors as text.
-impl From<ViewError> for String {
-    fn from(error: ViewError) -> String {
-        error.to_string()
-    }
-}
 
 impl fmt::Display for Format {
     /// The name as typed, with its slash (`/auto`).

@@ -174,13 +174,6 @@ impl fmt::Display for PathError {
     }
 }
 
-/// For the callers that still report errors as text.
-impl From<PathError> for String {
-    fn from(error: PathError) -> String {
-        error.to_string()
-    }
-}
-
 const PATH_HELP: &str = "give a register (its name, its number N or rN) followed by \
     steps: .N (element N), .~N (the tree after N backs), .f (front), .b (back)";
 

@@ -176,20 +176,6 @@ impl fmt::Display for ReadError {
     }
 }
 
-/// For the callers that still report errors as text.
-impl From<TypeError> for String {
-    fn from(error: TypeError) -> String {
-        error.to_string()
-    }
-}
-
-/// For the callers that still report errors as text.
-impl From<ReadError> for String {
-    fn from(error: ReadError) -> String {
-        error.to_string()
-    }
-}
-
 /// A recursive-descent parser over the type's text (its depth is bounded
 /// by [`TYPE_DEPTH`]).
 struct TypeParser<'a> {
