@@ -513,3 +513,34 @@ fn the_late_entry_fault_miscompiles() {
         Err(constree::machine::MachineError::OutOfMemory(0))
     );
 }
+
+#[test]
+fn a_macros_labels_are_named_in_each_expansion() {
+    // A macro's local label is a different name in each expansion, and
+    // neither is the user's own label of the same text: three code
+    // registers, the macro's spelt with their expansion's number.
+    let image = build(
+        "use std/control\nreg x = 1\nreg y\nmacro wait\nspin:\n    jnil x, spin\nend\nspin:\n    nilify y\n    wait\n    wait\n    jnil x, spin\n    halt\n",
+    );
+    let mut names: Vec<&str> = image
+        .registers
+        .iter()
+        .map(|r| r.name.as_str())
+        .filter(|n| n.starts_with("spin"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(names[0], "spin");
+    for local in &names[1..] {
+        let number = local.strip_prefix("spin.").expect("spelt `spin.N`");
+        assert!(number.parse::<u32>().is_ok_and(|n| n > 0), "{local}");
+    }
+    assert_ne!(names[1], names[2]);
+    // Only the user's label is a symbol of the image.
+    let labels: Vec<&str> = image.labels.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        labels.iter().filter(|l| l.starts_with("spin")).count(),
+        1,
+        "{labels:?}"
+    );
+}
