@@ -55,6 +55,9 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
     ("disasm", Some(&["BAD/bad.ctm"])),
     ("exec", Some(&["BAD/bad.cta"])),
     ("fmt", Some(&["BAD/syntax.cta"])),
+    // Its input is the protocol on standard input, which is empty here:
+    // the client never initializes the server.
+    ("lsp", Some(&[])),
     ("machine run", Some(&["BAD/bad.json"])),
     ("new", Some(&["BAD"])),
     ("replay", Some(&["BAD/bad.json"])),
@@ -153,6 +156,7 @@ const DASH: &[(&str, Option<DashCase>)] = &[
         "machine run",
         Some((&["-"], "benches/data/bench_machine_loop.json", ".", "{")),
     ),
+    ("lsp", None),
     ("new", None),
     (
         "replay",
