@@ -243,3 +243,31 @@ fn exit_without_shutdown_is_a_failure() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`exit` before `shutdown`"));
 }
+
+#[test]
+fn a_warning_through_a_macro_names_the_expansion() {
+    let (mut client, _) = Client::start();
+    let doc = "file:///tmp/constree-lsp-warning.cta";
+    client.open(
+        doc,
+        "use std/control\nreg x\nreg y = 7\nmain:\n    mov x, 4\n    halt\n",
+    );
+    let found = client.diagnostics(doc);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let d = &found[0];
+    assert_eq!((&d["code"], &d["severity"]), (&json!("W0706"), &json!(2)));
+    // At the `4`, where it was written.
+    assert_eq!(
+        d["range"],
+        json!({"start": {"line": 4, "character": 11}, "end": {"line": 4, "character": 12}})
+    );
+    let expansion = d["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["message"] == "in this expansion of macro `mov`")
+        .expect("the macro call is related information");
+    assert_eq!(expansion["location"]["uri"], doc);
+    assert_eq!(expansion["location"]["range"]["start"]["line"], 4);
+    assert_eq!(client.stop(), Some(0));
+}

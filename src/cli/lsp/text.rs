@@ -141,9 +141,10 @@ mod tests {
         // `é` is 2 bytes and 1 unit; `𝄞` is 4 bytes and 2 units.
         let text = "ab\né𝄞x\n";
         let lines = Lines::new(text);
-        assert_eq!(lines.position(4), Position::new(1, 1));
+        assert_eq!(lines.position(5), Position::new(1, 1));
         assert_eq!(lines.position(9), Position::new(1, 3));
-        assert_eq!(lines.position(5), Position::new(1, 1), "inside `𝄞`");
+        assert_eq!(lines.position(4), Position::new(1, 0), "inside `é`");
+        assert_eq!(lines.position(7), Position::new(1, 1), "inside `𝄞`");
         assert_eq!(lines.position(99), Position::new(2, 0));
         assert_eq!(lines.offset(Position::new(1, 3)), 9);
         assert_eq!(lines.offset(Position::new(1, 40)), 10);
