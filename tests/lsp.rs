@@ -213,6 +213,9 @@ fn an_included_document_is_read_as_the_editor_has_it() {
         first["location"]["range"],
         json!({"start": {"line": 2, "character": 2}, "end": {"line": 2, "character": 7}})
     );
+    // Fixing `lib.cta` checks `main.cta` again, which read it.
+    client.change(&lib, 2, json!([{"text": "reg b\n"}]));
+    assert_eq!(client.diagnostics(&main), Vec::<Value>::new());
     assert_eq!(client.stop(), Some(0));
 }
 

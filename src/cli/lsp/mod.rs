@@ -49,6 +49,9 @@ struct Document {
     text: String,
     /// Its version, from the editor.
     version: i32,
+    /// The other files on disk its last check read (whose changes in the
+    /// editor check it again).
+    reads: Vec<PathBuf>,
 }
 
 /// The server's state: the open documents, by URI.
@@ -159,6 +162,7 @@ impl Server {
                         path: text::uri_to_path(document.uri.as_str()),
                         text: document.text,
                         version: document.version,
+                        reads: Vec::new(),
                     },
                 );
                 document.uri
@@ -185,16 +189,35 @@ impl Server {
                     .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
                     .map_err(extract_error)?;
                 let uri = params.text_document.uri;
-                self.documents.remove(&uri);
-                return Ok(vec![publish(uri, Vec::new(), None)]);
+                let path = self.documents.remove(&uri).and_then(|d| d.path);
+                let mut out = vec![publish(uri, Vec::new(), None)];
+                out.extend(self.check_readers(path));
+                return Ok(out);
             }
             _ => return Ok(Vec::new()),
         };
-        Ok(vec![self.check(uri)])
+        let path = self.documents[&uri].path.clone();
+        let mut out = vec![self.check(uri)];
+        out.extend(self.check_readers(path));
+        Ok(out)
+    }
+
+    /// Checks again the open documents whose last check read `path`.
+    fn check_readers(&mut self, path: Option<PathBuf>) -> Vec<Notification> {
+        let Some(path) = path else {
+            return Vec::new();
+        };
+        let readers: Vec<Uri> = self
+            .documents
+            .iter()
+            .filter(|(_, d)| d.reads.contains(&path))
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        readers.into_iter().map(|uri| self.check(uri)).collect()
     }
 
     /// Assembles an open document and gives its diagnostics.
-    fn check(&self, uri: Uri) -> Notification {
+    fn check(&mut self, uri: Uri) -> Notification {
         let document = &self.documents[&uri];
         let name = document
             .path
@@ -207,7 +230,17 @@ impl Server {
         };
         let assembly = crate::asm::assemble(&loader, main);
         let diagnostics = diagnostics::convert(&assembly, &uri);
-        publish(uri, diagnostics, Some(document.version))
+        let version = document.version;
+        let reads = assembly
+            .sources
+            .iter()
+            .skip(1)
+            .filter_map(|(_, f)| f.path.as_deref().map(text::normalize))
+            .collect();
+        if let Some(document) = self.documents.get_mut(&uri) {
+            document.reads = reads;
+        }
+        publish(uri, diagnostics, Some(version))
     }
 }
 
