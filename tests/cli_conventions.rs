@@ -59,6 +59,9 @@ const ERRORS: &[(&str, Option<&[&str]>)] = &[
         "image convert",
         Some(&["BAD/bad.ctm", "--to", "binary", "-o", "BAD/out.ctm"]),
     ),
+    // Its input is the protocol on standard input, which is empty here:
+    // the client never initializes the server.
+    ("lsp", Some(&[])),
     ("machine run", Some(&["BAD/bad.json"])),
     ("new", Some(&["BAD"])),
     ("replay", Some(&["BAD/bad.json"])),
@@ -166,6 +169,7 @@ const DASH: &[(&str, Option<DashCase>)] = &[
         "machine run",
         Some((&["-"], "benches/data/bench_machine_loop.json", ".", "{")),
     ),
+    ("lsp", None),
     ("new", None),
     (
         "replay",

@@ -11,6 +11,7 @@ const COMMANDS: &[&[&str]] = &[
     &["asm"],
     &["disasm"],
     &["check"],
+    &["lsp"],
     &["exec"],
     &["run"],
     &["replay"],

@@ -46,6 +46,8 @@ const CLI_CRATES: &[&str] = &[
     "clap_mangen",
     "indicatif",
     "libc",
+    "lsp_server",
+    "lsp_types",
     "rustyline",
 ];
 
@@ -433,7 +435,8 @@ use crate::machine::Memory;
 }
 
 /// The features a feature turns on (itself included, following features
-/// that turn on other features) and the optional dependencies they turn on.
+/// that turn on other features) and the optional dependencies they turn on,
+/// named as Rust code names them (`lsp-server` is `lsp_server`).
 fn closure(
     features: &BTreeMap<String, Vec<String>>,
     optional: &BTreeSet<String>,
@@ -454,11 +457,11 @@ fn closure(
                 None => (item.as_str(), false),
             };
             if let Some(dep) = head.strip_prefix("dep:") {
-                deps.insert(dep.to_string());
+                deps.insert(dep.replace('-', "_"));
             } else if features.contains_key(head) {
                 work.push(head.to_string());
-            } else if optional.contains(head) && !weak {
-                deps.insert(head.to_string());
+            } else if optional.contains(&head.replace('-', "_")) && !weak {
+                deps.insert(head.replace('-', "_"));
             }
         }
     }
@@ -482,7 +485,8 @@ fn dependency_problems(metadata: &serde_json::Value) -> Vec<String> {
         .iter()
         .filter(|d| d["kind"].is_null())
         .collect();
-    let name = |d: &serde_json::Value| d["name"].as_str().unwrap_or_default().to_string();
+    // As Rust code names it: `lsp-server` is `lsp_server`.
+    let name = |d: &serde_json::Value| d["name"].as_str().unwrap_or_default().replace('-', "_");
     let optional: BTreeSet<String> = normal
         .iter()
         .filter(|d| d["optional"] == true)

@@ -8,6 +8,7 @@ mod fmt;
 mod image;
 mod input;
 mod kind;
+mod lsp;
 mod machine;
 mod messages;
 mod new;
@@ -64,6 +65,11 @@ enum Command {
   constree fmt --check *.cta                           # lists the files not formatted, exit code 1 if any
   constree fmt - < bot.cta > /tmp/bot.cta              # standard input to standard output")]
     Fmt(fmt::FmtArgs),
+    /// Serve the Language Server Protocol on standard input and output, for editors.
+    #[command(after_help = "Examples:
+  constree lsp                                         # started by an editor (docs/editors.md)
+  constree lsp --stdlib stdlib/                        # with the standard library from a directory")]
+    Lsp(lsp::LspArgs),
     /// Run one program's machine outside any world, step by step.
     #[command(
         after_help = "Each step does for the machine what the engine does for a robot, in this order:
@@ -262,6 +268,7 @@ pub fn main() -> ExitCode {
         Command::Asm(args) => asm::run_asm(args),
         Command::Check(args) => asm::run_check(args),
         Command::Fmt(args) => fmt::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Disasm(args) => asm::run_disasm(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Exec(args) => exec::run(args),

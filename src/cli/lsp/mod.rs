@@ -1,0 +1,293 @@
+//! `constree lsp`: a Language Server Protocol server over standard input
+//! and output, which shows the assembler's diagnostics in an editor as the
+//! program is typed (docs/editors.md).
+//!
+//! It is built on `lsp-server` (the protocol's framing and JSON-RPC
+//! messages on two threads, with the `initialize` and `shutdown`
+//! handshakes) and `lsp-types` (the protocol's types), the crates
+//! rust-analyzer is built on. They are synchronous: the server is one loop
+//! over incoming messages, and the assembler, which is synchronous too,
+//! runs inside it; `tower-lsp-server` would bring an async runtime that
+//! nothing here needs.
+//!
+//! Each message is handled alone: a handler that fails or panics answers
+//! its request with an error (or, for a notification, writes the reason
+//! to standard error), and the loop goes on.
+
+mod diagnostics;
+mod text;
+
+use super::Failure;
+use super::asm::StdlibOption;
+use crate::asm::source::{DiskLoader, LoadError, Loader, ModulePath, SourceFile};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+    Notification as NotificationKind, PublishDiagnostics,
+};
+use lsp_types::{
+    PublishDiagnosticsParams, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, Uri,
+};
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `constree lsp`.
+#[derive(clap::Args)]
+pub struct LspArgs {
+    #[command(flatten)]
+    stdlib: StdlibOption,
+}
+
+/// An open document.
+struct Document {
+    /// Its path, for a `file:` URI.
+    path: Option<PathBuf>,
+    /// Its text as the editor has it.
+    text: String,
+    /// Its version, from the editor.
+    version: i32,
+    /// The other files on disk its last check read (whose changes in the
+    /// editor check it again).
+    reads: Vec<PathBuf>,
+}
+
+/// The server's state: the open documents, by URI.
+struct Server {
+    documents: HashMap<Uri, Document>,
+    stdlib: Option<PathBuf>,
+}
+
+pub fn run(args: LspArgs) -> Result<ExitCode, Failure> {
+    let (connection, io_threads) = Connection::stdio();
+    let served = serve(&connection, args.stdlib.dir());
+    // The writer thread ends when the connection, its last sender, goes.
+    drop(connection);
+    io_threads.join()?;
+    served
+}
+
+/// What the server offers: full documents when opened, then incremental
+/// changes.
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// The handshake, then every message until `shutdown` and `exit`.
+fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, Failure> {
+    let capabilities = serde_json::to_value(capabilities())?;
+    connection
+        .initialize(capabilities)
+        .map_err(|e| Failure(format!("the client did not initialize the server: {e}")))?;
+    let mut server = Server {
+        documents: HashMap::new(),
+        stdlib,
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection
+                    .handle_shutdown(&request)
+                    .map_err(|e| Failure(format!("during shutdown: {e}")))?
+                {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                let id = request.id.clone();
+                let response = catch_unwind(AssertUnwindSafe(|| server.request(request)))
+                    .unwrap_or_else(|_| {
+                        Response::new_err(
+                            id,
+                            ErrorCode::InternalError as i32,
+                            "the server failed on this request".into(),
+                        )
+                    });
+                connection.sender.send(response.into())?;
+            }
+            Message::Notification(notification) if notification.method == "exit" => {
+                return Err(Failure("the client sent `exit` before `shutdown`".into()));
+            }
+            Message::Notification(notification) => {
+                let method = notification.method.clone();
+                match catch_unwind(AssertUnwindSafe(|| server.notification(notification))) {
+                    Ok(Ok(published)) => {
+                        for message in published {
+                            connection.sender.send(message.into())?;
+                        }
+                    }
+                    Ok(Err(reason)) => eprintln!("constree lsp: {method}: {reason}"),
+                    Err(_) => eprintln!("constree lsp: {method}: the server failed on it"),
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Err(Failure(
+        "the client closed the connection without `shutdown`".into(),
+    ))
+}
+
+impl Server {
+    /// The answer to a request: none is served yet but `shutdown`.
+    fn request(&mut self, request: Request) -> Response {
+        Response::new_err(
+            request.id,
+            ErrorCode::MethodNotFound as i32,
+            format!("constree lsp does not serve `{}`", request.method),
+        )
+    }
+
+    /// Handles a notification, giving the notifications to send back.
+    fn notification(&mut self, notification: Notification) -> Result<Vec<Notification>, String> {
+        let extract_error = |e| format!("malformed parameters: {e}");
+        let uri = match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let params = notification
+                    .extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
+                    .map_err(extract_error)?;
+                let document = params.text_document;
+                self.documents.insert(
+                    document.uri.clone(),
+                    Document {
+                        path: text::uri_to_path(document.uri.as_str()),
+                        text: document.text,
+                        version: document.version,
+                        reads: Vec::new(),
+                    },
+                );
+                document.uri
+            }
+            DidChangeTextDocument::METHOD => {
+                let params = notification
+                    .extract::<lsp_types::DidChangeTextDocumentParams>(
+                        DidChangeTextDocument::METHOD,
+                    )
+                    .map_err(extract_error)?;
+                let uri = params.text_document.uri;
+                let document = self
+                    .documents
+                    .get_mut(&uri)
+                    .ok_or_else(|| format!("{} is not open", uri.as_str()))?;
+                for change in params.content_changes {
+                    text::apply_change(&mut document.text, change.range, &change.text);
+                }
+                document.version = params.text_document.version;
+                uri
+            }
+            DidCloseTextDocument::METHOD => {
+                let params = notification
+                    .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
+                    .map_err(extract_error)?;
+                let uri = params.text_document.uri;
+                let path = self.documents.remove(&uri).and_then(|d| d.path);
+                let mut out = vec![publish(uri, Vec::new(), None)];
+                out.extend(self.check_readers(path));
+                return Ok(out);
+            }
+            _ => return Ok(Vec::new()),
+        };
+        let path = self.documents[&uri].path.clone();
+        let mut out = vec![self.check(uri)];
+        out.extend(self.check_readers(path));
+        Ok(out)
+    }
+
+    /// Checks again the open documents whose last check read `path`.
+    fn check_readers(&mut self, path: Option<PathBuf>) -> Vec<Notification> {
+        let Some(path) = path else {
+            return Vec::new();
+        };
+        let readers: Vec<Uri> = self
+            .documents
+            .iter()
+            .filter(|(_, d)| d.reads.contains(&path))
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        readers.into_iter().map(|uri| self.check(uri)).collect()
+    }
+
+    /// Assembles an open document and gives its diagnostics.
+    fn check(&mut self, uri: Uri) -> Notification {
+        let document = &self.documents[&uri];
+        let name = document
+            .path
+            .as_ref()
+            .map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
+        let main = SourceFile::new(name, document.path.clone(), document.text.clone());
+        let loader = Overlay {
+            server: self,
+            disk: DiskLoader::new(self.stdlib.clone()),
+        };
+        let assembly = crate::asm::assemble(&loader, main);
+        let diagnostics = diagnostics::convert(&assembly, &uri);
+        let version = document.version;
+        let reads = assembly
+            .sources
+            .iter()
+            .skip(1)
+            .filter_map(|(_, f)| f.path.as_deref().map(text::normalize))
+            .collect();
+        if let Some(document) = self.documents.get_mut(&uri) {
+            document.reads = reads;
+        }
+        publish(uri, diagnostics, Some(version))
+    }
+}
+
+/// `textDocument/publishDiagnostics`.
+fn publish(
+    uri: Uri,
+    diagnostics: Vec<lsp_types::Diagnostic>,
+    version: Option<i32>,
+) -> Notification {
+    Notification::new(
+        PublishDiagnostics::METHOD.to_string(),
+        PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version,
+        },
+    )
+}
+
+/// The assembler's files: an open document's text as the editor has it,
+/// else the disk (and the standard library, embedded or `--stdlib`).
+struct Overlay<'a> {
+    server: &'a Server,
+    disk: DiskLoader,
+}
+
+impl Loader for Overlay<'_> {
+    fn load(&self, module: &ModulePath, from: Option<&Path>) -> Result<SourceFile, LoadError> {
+        if let ModulePath::File(path) = module {
+            let full = match from.and_then(Path::parent) {
+                Some(dir) if path.is_relative() => dir.join(path),
+                _ => path.clone(),
+            };
+            let full = text::normalize(&full);
+            let open = self
+                .server
+                .documents
+                .values()
+                .find(|d| d.path.as_ref() == Some(&full));
+            if let Some(document) = open {
+                return Ok(SourceFile::new(
+                    full.display().to_string(),
+                    Some(full),
+                    document.text.clone(),
+                ));
+            }
+        }
+        self.disk.load(module, from)
+    }
+}
