@@ -137,6 +137,18 @@ fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, F
     ))
 }
 
+/// Why a notification from the client is not acted on (the server says so
+/// on standard error and goes on).
+#[derive(Debug, thiserror::Error)]
+enum NotificationError {
+    /// Parameters that are not the method's.
+    #[error("malformed parameters: {0}")]
+    Malformed(lsp_server::ExtractError<Notification>),
+    /// A change to a document the client did not open.
+    #[error("{0} is not open")]
+    NotOpen(String),
+}
+
 impl Server {
     /// The answer to a request: none is served yet but `shutdown`.
     fn request(&mut self, request: Request) -> Response {
@@ -148,8 +160,11 @@ impl Server {
     }
 
     /// Handles a notification, giving the notifications to send back.
-    fn notification(&mut self, notification: Notification) -> Result<Vec<Notification>, String> {
-        let extract_error = |e| format!("malformed parameters: {e}");
+    fn notification(
+        &mut self,
+        notification: Notification,
+    ) -> Result<Vec<Notification>, NotificationError> {
+        let extract_error = NotificationError::Malformed;
         let uri = match notification.method.as_str() {
             DidOpenTextDocument::METHOD => {
                 let params = notification
@@ -177,7 +192,7 @@ impl Server {
                 let document = self
                     .documents
                     .get_mut(&uri)
-                    .ok_or_else(|| format!("{} is not open", uri.as_str()))?;
+                    .ok_or_else(|| NotificationError::NotOpen(uri.as_str().to_string()))?;
                 for change in params.content_changes {
                     text::apply_change(&mut document.text, change.range, &change.text);
                 }
