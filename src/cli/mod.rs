@@ -256,10 +256,12 @@ pub fn command() -> clap::Command {
 pub fn main() -> ExitCode {
     let cli = parse().unwrap_or_else(|e| suggest_subcommand(e).exit());
     style::set(cli.global.clone());
-    let environment = crate::limits::check_environment()
-        .map_err(|e| e.to_string())
-        .and_then(|()| crate::machine::cycle_skip_from_environment().map_err(|e| e.to_string()));
-    if let Err(message) = environment {
+    let environment = || -> Result<(), Failure> {
+        crate::limits::check_environment()?;
+        crate::machine::cycle_skip_from_environment()?;
+        Ok(())
+    };
+    if let Err(Failure(message)) = environment() {
         eprintln!("error: {message}");
         return ExitCode::FAILURE;
     }
