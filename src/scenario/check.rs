@@ -535,6 +535,21 @@ impl Checker<'_> {
         Ok(Placement::At(position))
     }
 
+    /// A square that must be a fixed position: `random` is refused with
+    /// `code` and `message` (a home square; a square of an expectation).
+    pub(super) fn fixed_position(
+        &self,
+        pos: &Spanned<PositionSpec>,
+        grid: &Grid,
+        field: &str,
+        (code, message): (Code, &str),
+    ) -> Result<Position, Diagnostic> {
+        match self.placement(pos, grid, field)? {
+            Placement::At(p) => Ok(p),
+            Placement::Random => Err(self.at.error(code, pos.span(), field, message)),
+        }
+    }
+
     /// A home square: a position (not random).
     fn home(
         &self,
@@ -542,15 +557,12 @@ impl Checker<'_> {
         grid: &Grid,
         field: &str,
     ) -> Result<Position, Diagnostic> {
-        match self.placement(pos, grid, field)? {
-            Placement::At(p) => Ok(p),
-            Placement::Random => Err(self.at.error(
-                Code::E0803,
-                pos.span(),
-                field,
-                "a home square cannot be random",
-            )),
-        }
+        self.fixed_position(
+            pos,
+            grid,
+            field,
+            (Code::E0803, "a home square cannot be random"),
+        )
     }
 
     fn color(&self, c: &Spanned<String>, field: &str) -> Result<Color, Diagnostic> {

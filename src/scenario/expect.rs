@@ -10,7 +10,7 @@ use super::check::{Checker, Grid, keep};
 use super::error::Refused;
 use super::game::{Game, RobotEvent};
 use super::spec::{ExpectSpec, RobotExpectSpec, SquareExpectSpec};
-use super::{Placement, RobotSetup, Scoring};
+use super::{RobotSetup, Scoring};
 use crate::asm::{parse_literal, show};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::tree::Tree;
@@ -176,15 +176,8 @@ impl Checker<'_> {
         grid: &Grid,
         field: &str,
     ) -> Result<Position, Diagnostic> {
-        match self.placement(pos, grid, field)? {
-            Placement::At(p) => Ok(p),
-            Placement::Random => Err(self.at.error(
-                Code::E0811,
-                pos.span(),
-                field,
-                "expected [x, y] or a mark, not \"random\"",
-            )),
-        }
+        let refusal = (Code::E0811, "expected [x, y] or a mark, not \"random\"");
+        self.fixed_position(pos, grid, field, refusal)
     }
 
     fn square_expectation(
