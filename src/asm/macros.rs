@@ -129,6 +129,9 @@ pub struct Expansion {
     /// The names of the macros defined (in the program and the modules it
     /// uses), sorted: for "did you mean".
     pub macro_names: Vec<String>,
+    /// What an editor's symbol index needs, when asked for
+    /// ([`expand_recording`]).
+    pub recording: Option<Box<super::index::Recording>>,
 }
 
 /// Where the walk of a body is: the nodes left in a part, or a `block`
@@ -184,9 +187,26 @@ struct Expander<'a> {
 
 /// Expands a program, starting from its main file.
 pub fn expand(loader: &dyn Loader, main: SourceFile) -> Expansion {
+    expand_with(loader, main, None)
+}
+
+/// [`expand`], recording the macros, modules and `if` conditions for
+/// [`super::index::build`].
+pub fn expand_recording(loader: &dyn Loader, main: SourceFile) -> Expansion {
+    expand_with(loader, main, Some(Box::default()))
+}
+
+fn expand_with(
+    loader: &dyn Loader,
+    main: SourceFile,
+    recording: Option<Box<super::index::Recording>>,
+) -> Expansion {
     let mut expander = Expander {
         loader,
-        out: Expansion::default(),
+        out: Expansion {
+            recording,
+            ..Expansion::default()
+        },
         macros: HashMap::new(),
         used: HashSet::new(),
         including: Vec::new(),
@@ -230,6 +250,13 @@ fn module_key(file: &SourceFile) -> String {
 impl Expander<'_> {
     fn error(&mut self, d: Diagnostic) {
         self.out.diagnostics.push(d);
+    }
+
+    /// Records something for the symbol index, when it is asked for.
+    fn record(&mut self, f: impl FnOnce(&mut super::index::Recording)) {
+        if let Some(recording) = self.out.recording.as_deref_mut() {
+            f(recording);
+        }
     }
 
     /// Parses and expands one file into `out`, a top-level node at a time:
@@ -363,6 +390,7 @@ impl Expander<'_> {
             }
             Stmt::Op { name, args } if self.macros.contains_key(&*name.text) => {
                 let def = Rc::clone(&self.macros[&*name.text]);
+                self.record(|r| r.macro_use(&name.text, name.span));
                 if !self.fits(&args.iter().collect::<Vec<_>>(), scope, line.span) {
                     return;
                 }
@@ -520,6 +548,7 @@ impl Expander<'_> {
                 node => pending.extend(node.bodies().into_iter().flat_map(|b| b.iter())),
             }
         }
+        self.record(|r| r.macro_def(name, params));
         self.macros.insert(
             name.text.to_string(),
             Rc::new(MacroDef {
@@ -648,6 +677,7 @@ impl Expander<'_> {
         }
         let mut condition = condition.clone();
         substitute(&mut condition, scope, &None);
+        self.record(|r| r.condition(&condition));
         let env = Env::expanding(&self.out.consts);
         match eval(&condition, &env) {
             Ok(Value::Int(n)) => n != 0,
@@ -706,8 +736,10 @@ impl Expander<'_> {
             }
         };
         let key = module_key(&file);
+        let standard = matches!(module, ModuleRef::Std(_));
         if is_use {
             if !self.used.insert(key.clone()) {
+                self.record(|r| r.module(span, &key, None, standard));
                 return;
             }
         } else if self.including.iter().any(|(k, _)| *k == key) {
@@ -759,6 +791,7 @@ impl Expander<'_> {
         }
         let name = file.name.clone();
         let id = self.out.sources.add(file);
+        self.record(|r| r.module(span, &key, Some(id), standard));
         self.including.push((key, name));
         if is_use {
             let mut items = Vec::new();

@@ -18,6 +18,7 @@ pub mod constructors;
 pub mod disasm;
 pub mod eval;
 pub mod fmt;
+pub mod index;
 pub mod layout;
 pub mod lexer;
 pub mod listing;
@@ -106,7 +107,16 @@ pub struct Faults {
 #[doc(hidden)]
 pub fn assemble_with_faults(loader: &dyn Loader, main: SourceFile, faults: Faults) -> Assembly {
     let images = RefCell::new(Images::default());
-    assemble_nested(loader, main, &images, faults)
+    assemble_nested(loader, main, &images, faults, false).0
+}
+
+/// [`assemble`], also giving the program's [`index::SymbolIndex`] (its
+/// names, where each is defined and used), for an editor. The assembly is
+/// the same as [`assemble`]'s.
+pub fn assemble_indexed(loader: &dyn Loader, main: SourceFile) -> (Assembly, index::SymbolIndex) {
+    let images = RefCell::new(Images::default());
+    let (assembly, index) = assemble_nested(loader, main, &images, Faults::default(), true);
+    (assembly, index.unwrap_or_default())
 }
 
 /// The programs `image(...)` embeds, in one assembly: each is assembled
@@ -145,11 +155,17 @@ fn assemble_nested(
     main: SourceFile,
     images: &RefCell<Images>,
     faults: Faults,
-) -> Assembly {
+    indexing: bool,
+) -> (Assembly, Option<index::SymbolIndex>) {
     images.borrow_mut().compiling.push(source_key(&main));
     let main_path = main.path.clone();
-    let mut expansion = macros::expand(loader, main);
+    let mut expansion = if indexing {
+        macros::expand_recording(loader, main)
+    } else {
+        macros::expand(loader, main)
+    };
     let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
+    let index = indexing.then(|| index::build(&expansion, &resolved));
     // Resolution took what it needs from the statements: they go before
     // the image is built (a program may have millions).
     expansion.sections = Vec::new();
@@ -180,11 +196,12 @@ fn assemble_nested(
     diagnostics.extend(resolve_diagnostics);
     diagnostics.extend(codegen_diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.0.file, d.primary.0.start, d.severity));
-    Assembly {
+    let assembly = Assembly {
         image,
         sources: expansion.sources,
         diagnostics,
-    }
+    };
+    (assembly, index)
 }
 
 /// `image("file.cta")`: assembles another program and gives its image
@@ -241,7 +258,7 @@ fn compile_image(
             .label("one too many here"));
         }
         None => {
-            let nested = assemble_nested(loader, source, images, faults);
+            let nested = assemble_nested(loader, source, images, faults, false).0;
             let result = match nested.image {
                 Some(image) => Ok(image),
                 None => {

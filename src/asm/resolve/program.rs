@@ -28,6 +28,38 @@ pub enum Opcode {
 }
 
 impl Opcode {
+    /// The four, in the report's order.
+    pub const ALL: [Opcode; 4] = [
+        Opcode::Nilify,
+        Opcode::Construct,
+        Opcode::Deconstruct,
+        Opcode::CopyIfNil,
+    ];
+
+    /// Every instruction takes this many ticks.
+    pub const TICKS: u64 = 1;
+
+    /// Its operands, as `docs/language.md` names them.
+    pub fn operands(self) -> &'static str {
+        match self {
+            Opcode::Nilify => "t",
+            Opcode::Construct => "f, b, t",
+            Opcode::Deconstruct => "s, f, b",
+            Opcode::CopyIfNil => "t, s, d",
+        }
+    }
+
+    /// What it does, as the table of `docs/language.md` says (checked
+    /// there).
+    pub fn effect(self) -> &'static str {
+        match self {
+            Opcode::Nilify => "`t := Nil`",
+            Opcode::Construct => "`t := Cons f b`",
+            Opcode::Deconstruct => "`f := front s`, then `b := back s` (error if `s` is Nil)",
+            Opcode::CopyIfNil => "if `t` is Nil then `d := s`",
+        }
+    }
+
     /// The opcode of a mnemonic (any case).
     pub fn parse(name: &str) -> Option<Opcode> {
         Some(match name.to_ascii_lowercase().as_str() {
@@ -207,4 +239,23 @@ pub struct Resolved {
     /// Per block: whether code that can run reaches it (only those are laid
     /// out; the others only have their names checked).
     pub reached: Vec<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Opcode;
+
+    #[test]
+    fn the_instructions_are_the_language_docs_table() {
+        let docs = include_str!("../../../docs/language.md");
+        for op in Opcode::ALL {
+            let row = format!(
+                "| `{} {}` | {} |",
+                op.mnemonic(),
+                op.operands(),
+                op.effect()
+            );
+            assert!(docs.contains(&row), "docs/language.md lacks {row}");
+        }
+    }
 }
