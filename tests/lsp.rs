@@ -26,8 +26,11 @@ impl Client {
     /// Starts `constree lsp` and initializes it, giving the server's
     /// capabilities.
     fn start() -> (Client, Value) {
+        // The embedded standard library is written under the cache folder.
+        let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lsp_cache");
         let mut child = Command::new(env!("CARGO_BIN_EXE_constree"))
             .arg("lsp")
+            .env("XDG_CACHE_HOME", &cache)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -222,10 +225,23 @@ fn an_included_document_is_read_as_the_editor_has_it() {
 #[test]
 fn a_bad_message_fails_alone() {
     let (mut client, _) = Client::start();
-    let answer = client.request("textDocument/hover", json!({}));
+    let answer = client.request("textDocument/codeLens", json!({}));
     assert_eq!(
         answer["error"]["code"], -32601,
         "method not found: {answer}"
+    );
+    let answer = client.request("textDocument/hover", json!({}));
+    assert_eq!(answer["error"]["code"], -32602, "invalid params: {answer}");
+    let answer = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nowhere.cta"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(answer["error"]["code"], -32803, "request failed: {answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is not open")
     );
     // A change to a document that is not open, and malformed parameters:
     // the server says why on standard error and goes on.
@@ -272,5 +288,444 @@ fn a_warning_through_a_macro_names_the_expansion() {
         .expect("the macro call is related information");
     assert_eq!(expansion["location"]["uri"], doc);
     assert_eq!(expansion["location"]["range"]["start"]["line"], 4);
+    assert_eq!(client.stop(), Some(0));
+}
+
+/// The position of the `nth` (from 0) `needle` in a text, plus `shift`
+/// characters (texts here are ASCII: bytes are characters).
+fn at(text: &str, needle: &str, nth: usize, shift: usize) -> Value {
+    let offset = text.match_indices(needle).nth(nth).expect("in the text").0 + shift;
+    let line = text[..offset].matches('\n').count();
+    let character = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": character})
+}
+
+fn range(start: (u32, u32), end: (u32, u32)) -> Value {
+    json!({"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}})
+}
+
+fn position(uri: &str, at: Value) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": at})
+}
+
+const LIB: &str = "; the helper\nreg b\nhelper:\n    nilify b\n    jmp main\n";
+const MAIN: &str = "\
+use std/control
+include \"lib.cta\"
+const SPEED = 3 + 1
+main:
+    mov b, Move E
+    nilify b
+    jmp helper
+";
+
+/// A client with `main.cta` (which includes `lib.cta`) open: the client,
+/// and the two URIs.
+fn with_program(name: &str) -> (Client, String, String) {
+    let dir = cli_common::scratch_dir(name);
+    std::fs::write(dir.join("lib.cta"), LIB).unwrap();
+    let main = uri(&dir.join("main.cta"));
+    let lib = uri(&dir.join("lib.cta"));
+    let (mut client, _) = Client::start();
+    client.open(&main, MAIN);
+    let found = client.diagnostics(&main);
+    assert_eq!(found, Vec::<Value>::new());
+    (client, main, lib)
+}
+
+#[test]
+fn definition_leads_across_an_include_and_into_the_standard_library() {
+    let (mut client, main, lib) = with_program("lsp_definition");
+    let answer = client.request(
+        "textDocument/definition",
+        position(&main, at(MAIN, "helper", 0, 2)),
+    );
+    let location = &answer["result"];
+    assert_eq!(location["uri"], lib.as_str(), "{answer}");
+    assert_eq!(location["range"], range((2, 0), (2, 6)));
+
+    // `mov` is a macro of the embedded `std/control`: its text is written,
+    // read-only, where the editor can open it.
+    let answer = client.request(
+        "textDocument/definition",
+        position(&main, at(MAIN, "mov", 0, 1)),
+    );
+    let location = &answer["result"];
+    let target = location["uri"].as_str().expect("a location");
+    assert!(target.ends_with("/control.cta"), "{target}");
+    let path = target.strip_prefix("file://").unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    let expected =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/stdlib/control.cta"))
+            .unwrap();
+    assert_eq!(text, expected);
+    assert!(std::fs::metadata(path).unwrap().permissions().readonly());
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("macro mov "))
+        .unwrap() as u32;
+    assert_eq!(location["range"], range((line, 6), (line, 9)));
+
+    // A module's line leads to its file's start.
+    let answer = client.request(
+        "textDocument/definition",
+        position(&main, at(MAIN, "lib.cta", 0, 0)),
+    );
+    assert_eq!(answer["result"]["uri"], lib.as_str(), "{answer}");
+    assert_eq!(answer["result"]["range"], range((0, 0), (0, 0)));
+
+    // Nothing there: no location.
+    let answer = client.request(
+        "textDocument/definition",
+        position(&main, at(MAIN, "Move", 0, 0)),
+    );
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    assert_eq!(client.stop(), Some(0));
+}
+
+/// `(uri, start line, start character)` of each location, sorted.
+fn places(locations: &Value) -> Vec<(String, u64, u64)> {
+    let mut places: Vec<(String, u64, u64)> = locations
+        .as_array()
+        .expect("locations")
+        .iter()
+        .map(|l| {
+            let start = &l["range"]["start"];
+            (
+                l["uri"].as_str().unwrap().to_string(),
+                start["line"].as_u64().unwrap(),
+                start["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    places.sort();
+    places
+}
+
+#[test]
+fn references_are_found_in_every_file() {
+    let (mut client, main, lib) = with_program("lsp_references");
+    let mut params = position(&main, at(MAIN, " b,", 0, 1));
+    params["context"] = json!({"includeDeclaration": true});
+    let answer = client.request("textDocument/references", params.clone());
+    let expected = vec![
+        (lib.clone(), 1, 4),
+        (lib.clone(), 3, 11),
+        (main.clone(), 4, 8),
+        (main.clone(), 5, 11),
+    ];
+    assert_eq!(places(&answer["result"]), expected, "{answer}");
+    params["context"] = json!({"includeDeclaration": false});
+    let answer = client.request("textDocument/references", params);
+    assert_eq!(places(&answer["result"]), expected[1..].to_vec());
+
+    // From the included file, once it is open too.
+    client.open(&lib, LIB);
+    client.diagnostics(&lib);
+    let mut params = position(&lib, at(LIB, "main", 0, 0));
+    params["context"] = json!({"includeDeclaration": true});
+    let answer = client.request("textDocument/references", params);
+    assert_eq!(
+        places(&answer["result"]),
+        vec![(lib.clone(), 4, 8), (main.clone(), 3, 0)],
+        "{answer}"
+    );
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn rename_edits_every_file_and_refuses_what_would_break() {
+    let (mut client, main, lib) = with_program("lsp_rename");
+    let mut params = position(&main, at(MAIN, " b,", 0, 1));
+    params["newName"] = json!("count");
+    let answer = client.request("textDocument/rename", params.clone());
+    let changes = &answer["result"]["changes"];
+    let edits = |uri: &str| -> Vec<(u64, u64, String)> {
+        let mut edits: Vec<(u64, u64, String)> = changes[uri]
+            .as_array()
+            .unwrap_or_else(|| panic!("edits of {uri}: {answer}"))
+            .iter()
+            .map(|e| {
+                let start = &e["range"]["start"];
+                let end = &e["range"]["end"];
+                assert_eq!(
+                    end["character"].as_u64().unwrap() - start["character"].as_u64().unwrap(),
+                    1
+                );
+                (
+                    start["line"].as_u64().unwrap(),
+                    start["character"].as_u64().unwrap(),
+                    e["newText"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        edits.sort();
+        edits
+    };
+    let count = || "count".to_string();
+    assert_eq!(edits(&lib), vec![(1, 4, count()), (3, 11, count())]);
+    assert_eq!(edits(&main), vec![(4, 8, count()), (5, 11, count())]);
+
+    // A name that is taken, a reserved word, the standard library, a
+    // predeclared register: refused, with why.
+    let refused = |client: &mut Client, params: Value, why: &str| {
+        let answer = client.request("textDocument/rename", params);
+        assert_eq!(answer["error"]["code"], -32803, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(why), "{message}");
+    };
+    params["newName"] = json!("helper");
+    refused(
+        &mut client,
+        params.clone(),
+        "`helper` is already defined, as a label",
+    );
+    params["newName"] = json!("end");
+    refused(&mut client, params, "reserved word");
+    let mut params = position(&main, at(MAIN, "mov", 0, 0));
+    params["newName"] = json!("move");
+    refused(&mut client, params, "standard library");
+    let mut params = position(&main, at(MAIN, "SPEED", 0, 0));
+    params["newName"] = json!("main");
+    refused(&mut client, params.clone(), "`main` is already defined");
+    params["newName"] = json!("RATE");
+    let answer = client.request("textDocument/rename", params);
+    assert_eq!(
+        answer["result"]["changes"][main.as_str()]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn hover_says_what_a_name_or_an_instruction_is() {
+    let (mut client, main, _) = with_program("lsp_hover");
+    let hover = |client: &mut Client, needle: &str| -> String {
+        let answer = client.request(
+            "textDocument/hover",
+            position(&main, at(MAIN, needle, 0, 1)),
+        );
+        assert_eq!(answer["result"]["contents"]["kind"], "markdown", "{answer}");
+        answer["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let b = hover(&mut client, " b,");
+    assert!(
+        b.starts_with("`b`: register 3, limit 4096; starts as Nil"),
+        "{b}"
+    );
+    assert!(b.contains("lib.cta:2:"), "{b}");
+    let mov = hover(&mut client, "mov");
+    assert!(
+        mov.starts_with("```cta\nmacro mov dst, src\n```\n\nmov DST, SRC: DST := SRC."),
+        "{mov}"
+    );
+    assert!(mov.contains("std/control.cta:21:"), "{mov}");
+    let speed = hover(&mut client, "SPEED");
+    assert!(
+        speed.starts_with("constant `SPEED` = 3 + 1 (the number 4)"),
+        "{speed}"
+    );
+    let helper = hover(&mut client, "helper");
+    assert!(
+        helper.starts_with("`helper`: label: code register"),
+        "{helper}"
+    );
+    assert!(helper.contains("2 instructions"), "{helper}");
+    let nilify = hover(&mut client, "nilify");
+    assert_eq!(nilify, "```cta\nnilify t\n```\n`t := Nil`; 1 tick");
+    let r#move = hover(&mut client, "Move");
+    assert!(r#move.contains("Move DIRECTION"), "{move}");
+    // Nothing to say about a comment or a blank.
+    let answer = client.request(
+        "textDocument/hover",
+        position(&main, json!({"line": 7, "character": 0})),
+    );
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    assert_eq!(client.stop(), Some(0));
+}
+
+/// The labels of a completion's items.
+fn labels(answer: &Value) -> Vec<String> {
+    answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("items: {answer}"))
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn completion_offers_modules_names_and_literals() {
+    let (mut client, main, _) = with_program("lsp_completion");
+    // The text as typed so far, at its end.
+    let typed = |client: &mut Client, version: i32, text: &str| -> Value {
+        client.change(&main, version, json!([{"text": text}]));
+        client.diagnostics(&main);
+        let end = at(text, "\n", text.matches('\n').count() - 1, 0);
+        client.request("textDocument/completion", position(&main, end))
+    };
+    let answer = typed(&mut client, 2, &format!("{MAIN}use std/\n"));
+    let modules = labels(&answer);
+    for module in ["control", "input", "lists"] {
+        assert!(modules.contains(&module.to_string()), "{modules:?}");
+    }
+    let answer = typed(&mut client, 3, &format!("{MAIN}    mov b, \n"));
+    let items = answer["result"].as_array().unwrap();
+    let named = |label: &str| {
+        items
+            .iter()
+            .find(|i| i["label"] == label)
+            .unwrap_or_else(|| panic!("no `{label}` in {answer}"))
+    };
+    assert_eq!(named("b")["detail"], "register 3, limit 4096");
+    assert_eq!(named("helper")["kind"], 18, "a reference");
+    assert_eq!(named("SPEED")["kind"], 21, "a constant");
+    assert_eq!(named("Move")["insertText"], "Move ${1:DIRECTION}");
+    assert_eq!(named("Move")["insertTextFormat"], 2, "a snippet");
+    assert_eq!(named("cons")["insertText"], "cons(${1:FRONT}, ${2:BACK})");
+    assert!(
+        items.iter().all(|i| i["label"] != "nilify"),
+        "no instruction at an operand"
+    );
+    let answer = typed(&mut client, 4, &format!("{MAIN}    n\n"));
+    let items = answer["result"].as_array().unwrap();
+    let named = |label: &str| items.iter().find(|i| i["label"] == label).cloned();
+    assert_eq!(named("nilify").unwrap()["insertText"], "nilify ${1:t}");
+    assert_eq!(
+        named("mov").unwrap()["insertText"],
+        "mov ${1:dst}, ${2:src}"
+    );
+    assert!(named("b").is_none(), "no register where a statement begins");
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn formatting_is_constree_fmt() {
+    let (mut client, _) = Client::start();
+    let doc = "file:///tmp/constree-lsp-format.cta";
+    let text = "reg a\n main:\n  nilify   a ; x\n";
+    client.open(doc, text);
+    client.diagnostics(doc);
+    let answer = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": doc}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    let edits = answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert_eq!(edits.len(), 1, "{answer}");
+    assert_eq!(edits[0]["range"], range((0, 0), (3, 0)));
+    let fmt = cli_common::text(&cli_common::constree(&["fmt", "-"], text).stdout);
+    assert_eq!(edits[0]["newText"], fmt.as_str());
+    assert_eq!(edits[0]["newText"], "reg a\nmain:\n    nilify a    ; x\n");
+    // Formatted already: no edit. Not parsed: why.
+    client.change(doc, 2, json!([{"text": fmt}]));
+    client.diagnostics(doc);
+    let params =
+        json!({"textDocument": {"uri": doc}, "options": {"tabSize": 4, "insertSpaces": true}});
+    let answer = client.request("textDocument/formatting", params.clone());
+    assert_eq!(answer["result"], json!([]), "{answer}");
+    client.change(doc, 3, json!([{"text": "reg (\n"}]));
+    client.diagnostics(doc);
+    let answer = client.request("textDocument/formatting", params);
+    assert_eq!(answer["error"]["code"], -32803, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the document does not parse: 1:"),
+        "{answer}"
+    );
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn the_outline_lists_what_the_document_defines() {
+    let (mut client, main, _) = with_program("lsp_outline");
+    let answer = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": main}}),
+    );
+    let symbols: Vec<(String, u64, Value)> = answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["kind"].as_u64().unwrap(),
+                s["range"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        symbols,
+        vec![
+            ("SPEED".to_string(), 14, range((2, 6), (2, 11))),
+            ("main".to_string(), 12, range((3, 0), (3, 4))),
+        ]
+    );
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn requests_on_a_broken_or_huge_document_answer_alone() {
+    let (mut client, _) = Client::start();
+    let doc = "file:///tmp/constree-lsp-broken.cta";
+    let mut huge = String::from("use std/control\nreg r\nmain:\n");
+    for i in 0..2500 {
+        huge.push_str(&format!(
+            ".l{i}:\n    mov r, [{i}]\n    jnil r, .l{}\n",
+            i / 2
+        ));
+    }
+    huge.push_str("    mov r, ((((\n");
+    let texts = [
+        "\u{0}\u{1}((((((((\n[[[[[[[ ; \"\n\t\u{feff}é𝄞\n".to_string(),
+        format!("reg r = {}{}\n", "[".repeat(400), "]".repeat(400)),
+        huge,
+    ];
+    for (version, text) in texts.iter().enumerate() {
+        client.change(doc, version as i32, json!([{"text": text}]));
+        if version == 0 {
+            client.open(doc, text);
+        }
+        client.diagnostics(doc);
+        let lines = text.matches('\n').count() as u32;
+        for line in [0, 1, 2, lines / 2, lines, lines + 10] {
+            for character in [0, 3, 200] {
+                let p = position(doc, json!({"line": line, "character": character}));
+                for method in [
+                    "textDocument/hover",
+                    "textDocument/definition",
+                    "textDocument/completion",
+                ] {
+                    let answer = client.request(method, p.clone());
+                    assert!(
+                        answer.get("result").is_some() || answer.get("error").is_some(),
+                        "{answer}"
+                    );
+                }
+            }
+        }
+        let answer = client.request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": doc}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        );
+        assert!(
+            answer.get("result").is_some() || answer.get("error").is_some(),
+            "{answer}"
+        );
+        let answer = client.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": doc}}),
+        );
+        assert!(answer["result"].is_array(), "{answer}");
+    }
     assert_eq!(client.stop(), Some(0));
 }

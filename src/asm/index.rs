@@ -134,6 +134,8 @@ pub struct Symbol {
     /// Where it is defined (`None` for a predeclared register not
     /// configured; a module's is its file's start).
     pub definition: Option<Span>,
+    /// Whether it is local to a macro's expansions (a label in a macro).
+    pub local: bool,
     /// What it is.
     pub detail: Detail,
 }
@@ -244,6 +246,7 @@ impl Builder {
             return;
         }
         let id = self.add(name.text.to_string(), definition, detail);
+        self.symbols[id].local = !name.scope.is_root();
         self.by_name.insert(name.clone(), id);
         if !name.scope.is_root()
             && let Some(span) = definition
@@ -257,6 +260,7 @@ impl Builder {
         self.symbols.push(Symbol {
             name,
             definition,
+            local: false,
             detail,
         });
         id
@@ -367,13 +371,7 @@ impl Builder {
                 let name = sources.get(file).name.clone();
                 let detail = Detail::Module { file, standard };
                 let start = Span::new(file, 0..0);
-                let id = self.symbols.len();
-                self.symbols.push(Symbol {
-                    name,
-                    definition: Some(start),
-                    detail,
-                });
-                id
+                self.add(name, Some(start), detail)
             });
             self.occur(line, id);
         }

@@ -10,24 +10,39 @@
 //! runs inside it; `tower-lsp-server` would bring an async runtime that
 //! nothing here needs.
 //!
+//! On every check the assembler also gives the program's symbol index
+//! (`asm::index`), which hover, go to definition, references, rename,
+//! completion and the outline read; formatting is `constree fmt`'s.
+//!
 //! Each message is handled alone: a handler that fails or panics answers
 //! its request with an error (or, for a notification, writes the reason
 //! to standard error), and the loop goes on.
 
+mod analysis;
+mod complete;
 mod diagnostics;
+mod hover;
+mod navigate;
+mod stdlib;
 mod text;
 
 use super::Failure;
 use super::asm::StdlibOption;
-use crate::asm::source::{DiskLoader, LoadError, Loader, ModulePath, SourceFile};
+use crate::asm::source::{DiskLoader, FileId, LoadError, Loader, ModulePath, SourceFile};
+use analysis::{Analysis, MAIN, StdlibFolder};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
     Notification as NotificationKind, PublishDiagnostics,
 };
+use lsp_types::request::{
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, References,
+    Rename, Request as RequestKind,
+};
 use lsp_types::{
+    CompletionOptions, DocumentFormattingParams, HoverProviderCapability, OneOf,
     PublishDiagnosticsParams, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, Uri,
+    TextDocumentSyncOptions, TextEdit, Uri,
 };
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -52,12 +67,16 @@ struct Document {
     /// The other files on disk its last check read (whose changes in the
     /// editor check it again).
     reads: Vec<PathBuf>,
+    /// Its last check.
+    analysis: Option<Analysis>,
 }
 
 /// The server's state: the open documents, by URI.
 struct Server {
     documents: HashMap<Uri, Document>,
     stdlib: Option<PathBuf>,
+    /// Where the embedded standard library is written for the editor.
+    stdlib_folder: StdlibFolder,
 }
 
 pub fn run(args: LspArgs) -> Result<ExitCode, Failure> {
@@ -70,7 +89,7 @@ pub fn run(args: LspArgs) -> Result<ExitCode, Failure> {
 }
 
 /// What the server offers: full documents when opened, then incremental
-/// changes.
+/// changes; the requests of [`Server::request`].
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Options(
@@ -80,6 +99,16 @@ fn capabilities() -> ServerCapabilities {
                 ..TextDocumentSyncOptions::default()
             },
         )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["/".into()]),
+            ..CompletionOptions::default()
+        }),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -93,6 +122,7 @@ fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, F
     let mut server = Server {
         documents: HashMap::new(),
         stdlib,
+        stdlib_folder: StdlibFolder::default(),
     };
     for message in &connection.receiver {
         match message {
@@ -149,14 +179,124 @@ enum NotificationError {
     NotOpen(String),
 }
 
+/// Why a request is not answered with a result.
+#[derive(Debug, thiserror::Error)]
+enum RequestError {
+    /// Parameters that are not the method's.
+    #[error("malformed parameters: {0}")]
+    Malformed(lsp_server::ExtractError<Request>),
+    /// A document the client did not open.
+    #[error("{0} is not open")]
+    NotOpen(String),
+    /// A rename that would break the program, or that the server cannot
+    /// make.
+    #[error("{0}")]
+    Refused(String),
+    /// Something the request needs failed.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl RequestError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            RequestError::Malformed(_) => ErrorCode::InvalidParams,
+            RequestError::NotOpen(_) | RequestError::Refused(_) | RequestError::Failed(_) => {
+                ErrorCode::RequestFailed
+            }
+        }
+    }
+}
+
 impl Server {
-    /// The answer to a request: none is served yet but `shutdown`.
+    /// The answer to a request (`shutdown` is answered before).
     fn request(&mut self, request: Request) -> Response {
-        Response::new_err(
-            request.id,
-            ErrorCode::MethodNotFound as i32,
-            format!("constree lsp does not serve `{}`", request.method),
-        )
+        match request.method.as_str() {
+            HoverRequest::METHOD => self.answer::<HoverRequest>(request, Server::hover),
+            GotoDefinition::METHOD => self.answer::<GotoDefinition>(request, Server::definition),
+            References::METHOD => self.answer::<References>(request, Server::references),
+            Rename::METHOD => self.answer::<Rename>(request, Server::rename),
+            Completion::METHOD => self.answer::<Completion>(request, Server::completion),
+            DocumentSymbolRequest::METHOD => {
+                self.answer::<DocumentSymbolRequest>(request, Server::document_symbols)
+            }
+            Formatting::METHOD => self.answer::<Formatting>(request, Server::formatting),
+            _ => Response::new_err(
+                request.id,
+                ErrorCode::MethodNotFound as i32,
+                format!("constree lsp does not serve `{}`", request.method),
+            ),
+        }
+    }
+
+    /// Answers a request of kind `R` with `handle`.
+    fn answer<R: RequestKind>(
+        &self,
+        request: Request,
+        handle: fn(&Server, R::Params) -> Result<R::Result, RequestError>,
+    ) -> Response {
+        let id = request.id.clone();
+        let answer = request
+            .extract::<R::Params>(R::METHOD)
+            .map_err(RequestError::Malformed)
+            .and_then(|(_, params)| handle(self, params));
+        match answer {
+            Ok(result) => Response::new_ok(id, result),
+            Err(e) => Response::new_err(id, e.code() as i32, e.to_string()),
+        }
+    }
+
+    /// An open document.
+    fn document(&self, uri: &Uri) -> Result<&Document, RequestError> {
+        self.documents
+            .get(uri)
+            .ok_or_else(|| RequestError::NotOpen(uri.as_str().to_string()))
+    }
+
+    /// An open document's last check.
+    fn analysis(&self, uri: &Uri) -> Result<&Analysis, RequestError> {
+        self.document(uri)?
+            .analysis
+            .as_ref()
+            .ok_or_else(|| RequestError::NotOpen(uri.as_str().to_string()))
+    }
+
+    /// The last checks that read a file, with its id in each: the
+    /// document's own first, then those of the open documents that read
+    /// it (an included file, a module, the standard library).
+    fn analyses_of(&self, uri: &Uri) -> Vec<(&Analysis, FileId)> {
+        let own = self.documents.get(uri).and_then(|d| d.analysis.as_ref());
+        let place = self.stdlib_folder.place_of(uri);
+        let others = self
+            .documents
+            .iter()
+            .filter(|(other, _)| *other != uri)
+            .filter_map(|(_, d)| d.analysis.as_ref())
+            .filter_map(|a| Some((a, a.file_of(&place)?)));
+        own.map(|a| (a, MAIN)).into_iter().chain(others).collect()
+    }
+
+    /// `textDocument/formatting`: the document as `constree fmt` writes
+    /// it (one edit of the whole text, none when it is formatted), or why
+    /// it cannot be formatted.
+    fn formatting(
+        &self,
+        params: DocumentFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>, RequestError> {
+        let text = &self.document(&params.text_document.uri)?.text;
+        let formatted = crate::asm::fmt::format(MAIN, text).map_err(|errors| {
+            let first = errors.first().map_or(String::new(), |d| {
+                let (line, column) = SourceFile::new(String::new(), None, text.clone())
+                    .line_col(d.primary.0.start as usize);
+                format!(": {line}:{column}: {}", d.message)
+            });
+            RequestError::Failed(format!("the document does not parse{first}"))
+        })?;
+        if formatted == *text {
+            return Ok(Some(Vec::new()));
+        }
+        let whole = text::Lines::new(text).range(0..text.len());
+        Ok(Some(vec![TextEdit::new(whole, formatted)]))
     }
 
     /// Handles a notification, giving the notifications to send back.
@@ -178,6 +318,7 @@ impl Server {
                         text: document.text,
                         version: document.version,
                         reads: Vec::new(),
+                        analysis: None,
                     },
                 );
                 document.uri
@@ -243,7 +384,7 @@ impl Server {
             server: self,
             disk: DiskLoader::new(self.stdlib.clone()),
         };
-        let assembly = crate::asm::assemble(&loader, main);
+        let (assembly, index) = crate::asm::assemble_indexed(&loader, main);
         let diagnostics = diagnostics::convert(&assembly, &uri);
         let version = document.version;
         let reads = assembly
@@ -254,6 +395,11 @@ impl Server {
             .collect();
         if let Some(document) = self.documents.get_mut(&uri) {
             document.reads = reads;
+            document.analysis = Some(Analysis {
+                uri: uri.clone(),
+                assembly,
+                index,
+            });
         }
         publish(uri, diagnostics, Some(version))
     }
