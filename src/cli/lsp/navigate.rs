@@ -234,7 +234,9 @@ fn not_a_name(text: &str) -> Option<&'static str> {
     if KEYWORDS.contains(&text) || Opcode::parse(text).is_some() {
         return Some("is a reserved word or an instruction");
     }
-    if crate::asm::eval::is_builtin_name(&Name::root(text)) {
+    if crate::asm::eval::is_builtin_name(&Name::root(text))
+        || crate::asm::constructors::find(text).is_some()
+    {
         return Some("is a built-in name (a literal or a constructor)");
     }
     None
