@@ -729,3 +729,55 @@ fn requests_on_a_broken_or_huge_document_answer_alone() {
     }
     assert_eq!(client.stop(), Some(0));
 }
+
+/// The methods each capability of the `initialize` answer offers.
+const CAPABILITIES: &[(&str, &[&str])] = &[
+    (
+        "textDocumentSync",
+        &[
+            "textDocument/didOpen",
+            "textDocument/didChange",
+            "textDocument/didClose",
+        ],
+    ),
+    ("hoverProvider", &["textDocument/hover"]),
+    ("definitionProvider", &["textDocument/definition"]),
+    ("referencesProvider", &["textDocument/references"]),
+    ("renameProvider", &["textDocument/rename"]),
+    ("completionProvider", &["textDocument/completion"]),
+    ("documentSymbolProvider", &["textDocument/documentSymbol"]),
+    ("documentFormattingProvider", &["textDocument/formatting"]),
+];
+
+#[test]
+fn the_docs_list_what_the_server_says_it_serves() {
+    let (client, capabilities) = Client::start();
+    let mut served: Vec<&str> = capabilities
+        .as_object()
+        .unwrap()
+        .keys()
+        .flat_map(|key| {
+            CAPABILITIES
+                .iter()
+                .find(|(k, _)| k == key)
+                .unwrap_or_else(|| panic!("capability {key}: add its methods to CAPABILITIES"))
+                .1
+                .iter()
+                .copied()
+        })
+        .collect();
+    served.sort();
+    let docs = include_str!("../docs/editors.md");
+    let table = docs
+        .split("<!-- capabilities: checked by tests/lsp.rs -->")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- end of capabilities -->").next())
+        .expect("the table of capabilities in docs/editors.md");
+    let mut documented: Vec<&str> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+        .collect();
+    documented.sort();
+    assert_eq!(documented, served);
+    assert_eq!(client.stop(), Some(0));
+}

@@ -2,7 +2,7 @@
 //! assembly and its symbol index, and how the files it read are named in
 //! the editor.
 
-use super::stdlib;
+use super::stdlib::{self, StdlibError};
 use super::text::{Lines, path_to_uri, uri_to_path};
 use crate::asm::Assembly;
 use crate::asm::index::{Detail, Occurrence, SymbolIndex};
@@ -38,11 +38,11 @@ pub enum Place {
 /// Where the embedded standard library is written for the editor, found
 /// (and written) once, when first needed.
 #[derive(Default)]
-pub struct StdlibFolder(OnceCell<Result<PathBuf, String>>);
+pub struct StdlibFolder(OnceCell<Result<PathBuf, StdlibError>>);
 
 impl StdlibFolder {
     /// The folder, or why there is none.
-    pub fn get(&self) -> Result<&Path, String> {
+    pub fn get(&self) -> Result<&Path, StdlibError> {
         self.0
             .get_or_init(stdlib::folder)
             .as_deref()
@@ -67,13 +67,12 @@ impl StdlibFolder {
 
     /// The URI of a place (writing the standard library when it is one of
     /// its modules).
-    pub fn uri(&self, place: &Place) -> Result<Uri, String> {
+    pub fn uri(&self, place: &Place) -> Result<Uri, StdlibError> {
         let text = match place {
             Place::Uri(uri) => uri.clone(),
             Place::Standard(name) => path_to_uri(&self.get()?.join(format!("{name}.cta"))),
         };
-        text.parse()
-            .map_err(|e| format!("{text} is not a URI: {e}"))
+        text.parse().map_err(|_| StdlibError::NotAUri(text))
     }
 }
 
@@ -162,7 +161,7 @@ impl<'a> Locator<'a> {
         self.lines(file).offset(position)
     }
 
-    pub fn location(&mut self, span: Span) -> Result<Location, String> {
+    pub fn location(&mut self, span: Span) -> Result<Location, StdlibError> {
         let uri = self.stdlib.uri(&self.analysis.place(span.file))?;
         Ok(Location::new(uri, self.range(span)))
     }

@@ -192,18 +192,22 @@ enum RequestError {
     /// make.
     #[error("{0}")]
     Refused(String),
-    /// Something the request needs failed.
-    #[error("{0}")]
-    Failed(String),
+    /// A document that does not parse, to format.
+    #[error("the document does not parse{0}")]
+    Unparsed(String),
+    /// A place in the standard library that cannot be shown.
+    #[error(transparent)]
+    Stdlib(#[from] stdlib::StdlibError),
 }
 
 impl RequestError {
     fn code(&self) -> ErrorCode {
         match self {
             RequestError::Malformed(_) => ErrorCode::InvalidParams,
-            RequestError::NotOpen(_) | RequestError::Refused(_) | RequestError::Failed(_) => {
-                ErrorCode::RequestFailed
-            }
+            RequestError::NotOpen(_)
+            | RequestError::Refused(_)
+            | RequestError::Unparsed(_)
+            | RequestError::Stdlib(_) => ErrorCode::RequestFailed,
         }
     }
 }
@@ -290,7 +294,7 @@ impl Server {
                     .line_col(d.primary.0.start as usize);
                 format!(": {line}:{column}: {}", d.message)
             });
-            RequestError::Failed(format!("the document does not parse{first}"))
+            RequestError::Unparsed(first)
         })?;
         if formatted == *text {
             return Ok(Some(Vec::new()));

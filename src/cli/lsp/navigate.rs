@@ -48,7 +48,7 @@ impl Server {
         };
         let location = Locator::new(analysis, &self.stdlib_folder)
             .location(span)
-            .map_err(RequestError::Failed)?;
+            .map_err(RequestError::Stdlib)?;
         Ok(Some(GotoDefinitionResponse::Scalar(location)))
     }
 
@@ -86,7 +86,7 @@ impl Server {
         for (other, o) in self.everywhere(analysis, occurrence.symbol) {
             if declaration || !o.definition {
                 let mut locator = Locator::new(other, &self.stdlib_folder);
-                locations.push(locator.location(o.span).map_err(RequestError::Failed)?);
+                locations.push(locator.location(o.span).map_err(RequestError::Stdlib)?);
             }
         }
         Ok(Some(locations))
@@ -160,7 +160,7 @@ impl Server {
             };
             let location = Locator::new(other, &self.stdlib_folder)
                 .location(o.span)
-                .map_err(RequestError::Failed)?;
+                .map_err(RequestError::Stdlib)?;
             changes
                 .entry(location.uri)
                 .or_default()
@@ -234,7 +234,9 @@ fn not_a_name(text: &str) -> Option<&'static str> {
     if KEYWORDS.contains(&text) || Opcode::parse(text).is_some() {
         return Some("is a reserved word or an instruction");
     }
-    if crate::asm::eval::is_builtin_name(&Name::root(text)) {
+    if crate::asm::eval::is_builtin_name(&Name::root(text))
+        || crate::asm::constructors::find(text).is_some()
+    {
         return Some("is a built-in name (a literal or a constructor)");
     }
     None

@@ -15,15 +15,30 @@ use crate::asm::source::embedded_stdlib;
 use std::hash::{Hash, Hasher};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why the standard library cannot be shown in the editor.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum StdlibError {
+    /// No cache folder to write it to.
+    #[error("neither $XDG_CACHE_HOME nor $HOME is set: nowhere to write the standard library")]
+    NoCache,
+    /// The folder cannot be written.
+    #[error("cannot write {}: {}", .0.display(), .1)]
+    Write(PathBuf, Arc<std::io::Error>),
+    /// A path that makes no URI.
+    #[error("{0} is not a URI")]
+    NotAUri(String),
+}
 
 /// The folder holding the embedded modules as `NAME.cta`, written when
 /// missing.
-pub fn folder() -> Result<PathBuf, String> {
+pub fn folder() -> Result<PathBuf, StdlibError> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-        .ok_or("neither $XDG_CACHE_HOME nor $HOME is set")?;
+        .ok_or(StdlibError::NoCache)?;
     let mut hasher = std::hash::DefaultHasher::new();
     embedded_stdlib().hash(&mut hasher);
     let dir = base
@@ -33,7 +48,7 @@ pub fn folder() -> Result<PathBuf, String> {
         return Ok(dir);
     }
     let parent = dir.parent().unwrap_or(&base);
-    let failed = |e: std::io::Error| format!("cannot write {}: {e}", dir.display());
+    let failed = |e: std::io::Error| StdlibError::Write(dir.clone(), Arc::new(e));
     std::fs::create_dir_all(parent).map_err(failed)?;
     crate::files::write_folder(&dir, false, |tmp| {
         for (name, text) in embedded_stdlib() {
