@@ -4,8 +4,10 @@ use super::input::{print_json, read_json};
 use super::{Failure, kind};
 use crate::conformance::fnv1a;
 use crate::scenario::replay::Replay;
+use crate::world::json::write_world;
 use crate::world::render::visualize;
-use crate::world::{GameConfig, WorldDocument, update};
+use crate::world::{GameConfig, World, WorldDocument, update};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -57,7 +59,9 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                 crate::files::check_output(path)
                     .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
             }
-            let WorldDocument(mut world) = read_json(&file)?;
+            // Robots often hold the same programs: equal texts are read as
+            // one shared tree.
+            let WorldDocument(mut world) = crate::tree::read_deduplicated(|| read_json(&file))?;
             let mut replay = record.as_ref().map(|_| {
                 let name = file.display().to_string();
                 let mut replay = Replay::new(name, String::new(), Vec::new());
@@ -78,10 +82,10 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                     "{}",
                     visualize(&world, &GameConfig::cargo_by_type(Vec::new()))
                 );
-            } else if digest {
-                println!("{}", fnv1a(serde_json::to_string(&world)?.as_bytes()));
-            } else {
+            } else if shared {
                 print_json(&world, shared)?;
+            } else {
+                print_world(&world, digest)?;
             }
             // The process ends now: freeing a large world node by node would
             // only cost time.
@@ -89,4 +93,31 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Prints the world's compact JSON and a newline, or with `digest` the
+/// FNV-1a digest of that JSON, through the fast writer
+/// ([`crate::world::json`]); a world it cannot write (a tree's text over
+/// the limit, or the whole over it) goes through serde, whose error says
+/// why.
+fn print_world(world: &World, digest: bool) -> Result<(), Failure> {
+    let mut out = Vec::new();
+    let written = write_world(world, &mut out).is_ok();
+    if digest {
+        let json = if written {
+            out
+        } else {
+            serde_json::to_vec(world)?
+        };
+        println!("{}", fnv1a(&json));
+        return Ok(());
+    }
+    if !written || out.len() as u64 > crate::tree::max_text() {
+        return print_json(world, false);
+    }
+    out.push(b'\n');
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out)?;
+    stdout.flush()?;
+    Ok(())
 }

@@ -24,7 +24,7 @@ mod table;
 mod text;
 
 pub use cursor::SpineCursor;
-pub use serde::{max_text, read_shared, write_shared};
+pub use serde::{max_text, read_deduplicated, read_shared, write_shared};
 pub use table::{ForwardNode, NodeTable, trees_from_nodes};
 pub use text::{ParseTreeError, ReadableTree};
 

@@ -3,6 +3,7 @@
 
 use super::Tree;
 use super::table::{ForwardNode, NodeTable, trees_from_nodes};
+use rustc_hash::FxHashMap;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::cell::RefCell;
@@ -13,6 +14,43 @@ thread_local! {
     static WRITING: RefCell<Option<NodeTable>> = const { RefCell::new(None) };
     /// While [`read_shared`] runs: the trees node numbers stand for.
     static READING: RefCell<Option<Vec<Tree>>> = const { RefCell::new(None) };
+    /// While [`read_deduplicated`] runs: the trees read so far, by their
+    /// preorder text.
+    static TEXTS: RefCell<Option<FxHashMap<Box<str>, Tree>>> = const { RefCell::new(None) };
+}
+
+/// Texts shorter than this are read anew each time: they build few nodes.
+const DEDUPLICATED_TEXT: usize = 16;
+
+/// Runs `f` (which deserializes something) with equal preorder texts read
+/// as one tree: the second time a text (of 16 characters or more) occurs,
+/// it is the tree read the first time, shared, not a copy. Trees are
+/// immutable, so the value read is the same; it takes fewer nodes and
+/// less time (a world's robots often hold the same programs).
+pub fn read_deduplicated<R>(f: impl FnOnce() -> R) -> R {
+    let previous = TEXTS.with(|t| t.replace(Some(FxHashMap::default())));
+    let result = f();
+    TEXTS.with(|t| t.replace(previous));
+    result
+}
+
+/// The tree of a preorder text, from the texts [`read_deduplicated`] saw
+/// when it runs and the text is long enough.
+fn tree_of_text(text: &str) -> Result<Tree, super::ParseTreeError> {
+    if text.len() < DEDUPLICATED_TEXT {
+        return Tree::from_bits(text);
+    }
+    TEXTS.with(|t| match t.borrow_mut().as_mut() {
+        None => Tree::from_bits(text),
+        Some(texts) => {
+            if let Some(tree) = texts.get(text) {
+                return Ok(tree.clone());
+            }
+            let tree = Tree::from_bits(text)?;
+            texts.insert(text.into(), tree.clone());
+            Ok(tree)
+        }
+    })
 }
 
 /// Runs `f` (which serializes something) with every tree written as the
@@ -79,7 +117,7 @@ impl Visitor<'_> for BitsVisitor {
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Tree, E> {
-        Tree::from_bits(text).map_err(|e| E::custom(format!("bad constree: {e}")))
+        tree_of_text(text).map_err(|e| E::custom(format!("bad constree: {e}")))
     }
 
     fn visit_u64<E: de::Error>(self, id: u64) -> Result<Tree, E> {

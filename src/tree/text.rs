@@ -67,6 +67,10 @@ impl PreorderBuilder {
 impl Tree {
     /// Reads the preorder bit string (`1` = Cons, `0` = Nil).
     pub fn from_bits(text: &str) -> Result<Tree, ParseTreeError> {
+        if is_complete_preorder(text.as_bytes()) {
+            return Ok(build_preorder(text.as_bytes()));
+        }
+        // Not a tree: read it the slow way, which says where and why.
         let mut builder = PreorderBuilder::default();
         for (offset, byte) in text.bytes().enumerate() {
             if builder.done.is_some() {
@@ -134,6 +138,40 @@ impl Tree {
             max_chars: None,
         }
     }
+}
+
+/// Whether the bytes are exactly one tree's preorder bit string: only `0`
+/// and `1`, and the last byte completes the tree.
+fn is_complete_preorder(bytes: &[u8]) -> bool {
+    // Subtrees still to read: one to begin with; a `1` opens two in place of
+    // one, a `0` closes one.
+    let mut wanted: usize = 1;
+    for &byte in bytes {
+        match (byte, wanted) {
+            (_, 0) => return false,
+            (b'1', _) => wanted += 1,
+            (b'0', _) => wanted -= 1,
+            _ => return false,
+        }
+    }
+    wanted == 0
+}
+
+/// Builds the tree of a complete preorder bit string, reading it backwards:
+/// a `0` pushes Nil, a `1` conses the two subtrees on top (its front, then
+/// its back). No recursion; the stack holds at most one tree per byte.
+fn build_preorder(bytes: &[u8]) -> Tree {
+    let mut stack: Vec<Tree> = Vec::new();
+    for &byte in bytes.iter().rev() {
+        if byte == b'0' {
+            stack.push(Tree::NIL);
+        } else {
+            let front = stack.pop().unwrap_or_default();
+            let back = stack.pop().unwrap_or_default();
+            stack.push(Tree::cons(front, back));
+        }
+    }
+    stack.pop().unwrap_or_default()
 }
 
 /// At most `max` characters of the preorder bit string.

@@ -9,7 +9,8 @@
 //! * [`step`]: the step function of one square, phase by phase;
 //! * [`update`](mod@update): the whole grid, one step;
 //! * [`game`]: game configurations, `points`, `score`;
-//! * [`render`]: the report's `visualize` and `scoreboard`.
+//! * [`render`]: the report's `visualize` and `scoreboard`;
+//! * [`json`](mod@json): writing a world's JSON fast.
 
 pub mod action;
 pub mod command;
@@ -19,6 +20,7 @@ pub mod document;
 pub mod game;
 pub mod grid;
 pub mod item;
+pub mod json;
 pub mod observed;
 pub mod render;
 pub mod robot;

@@ -1,17 +1,16 @@
 //! The report's `update`: one step of the whole grid.
 
 use super::step::{
-    Departure, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, arrivals, departures,
+    Arrival, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, depart, order_arrivals,
 };
-use super::{Action, Cell, Command, Robot, World};
+use super::{Action, Cell, Command, Robot, Shape, Square, World};
 
 /// About the most bytes a step takes per cell of the grid, besides what
 /// the squares hold: the world before and after it, and its own tables.
 pub const STEP_BYTES_PER_CELL: usize = 2 * size_of::<Cell>()
     + size_of::<Option<TakenSquare>>()
-    + size_of::<[Option<usize>; 8]>()
     + size_of::<Openings>()
-    + size_of::<Vec<Departure>>()
+    + size_of::<Vec<Arrival>>()
     + size_of::<Vec<RobotStep>>()
     + size_of::<Vec<(Option<Command>, Action)>>();
 
@@ -48,33 +47,36 @@ pub fn update_with(
     world: World,
     runner: &mut dyn FnMut(usize, PendingRobot) -> (Robot, RobotStep),
 ) -> (World, StepReport) {
-    let (shape, cells) = world.into_parts();
-    let taken: Vec<Option<TakenSquare>> = cells
-        .into_iter()
-        .map(|c| c.map(TakenSquare::take))
-        .collect();
-    let neighbours: Vec<[Option<usize>; 8]> =
-        (0..taken.len()).map(|i| shape.neighbours(i)).collect();
-    let openings: Vec<Openings> = neighbours.iter().map(|n| openings(n, &taken)).collect();
-    let mut leaving: Vec<Vec<Departure>> = taken
-        .iter()
-        .zip(&openings)
-        .map(|(here, open)| here.as_ref().map_or_else(Vec::new, |h| departures(h, open)))
-        .collect();
-    let mut cells = Vec::with_capacity(taken.len());
+    let Taken {
+        shape,
+        squares,
+        openings,
+        entering,
+    } = take_all(world);
+    let mut cells = Vec::with_capacity(squares.len());
     let mut report = StepReport {
-        cells: Vec::with_capacity(taken.len()),
-        began: Vec::with_capacity(taken.len()),
+        cells: Vec::with_capacity(squares.len()),
+        began: Vec::with_capacity(squares.len()),
     };
-    for (index, here) in taken.into_iter().enumerate() {
+    for (index, (here, entering)) in squares.into_iter().zip(entering).enumerate() {
         match here {
             None => {
                 cells.push(None);
                 report.cells.push(Vec::new());
                 report.began.push(Vec::new());
             }
+            // No robot began the step here or enters: the square keeps its
+            // items, as resolving, settling and running it would leave it,
+            // without their tables.
+            Some(here) if here.robots.is_empty() && entering.is_empty() => {
+                cells.push(Some(Square {
+                    robots: here.robots,
+                    items: here.items,
+                }));
+                report.cells.push(Vec::new());
+                report.began.push(Vec::new());
+            }
             Some(here) => {
-                let entering = arrivals(&mut leaving, neighbours[index]);
                 let mut settled =
                     ResolvedSquare::resolve(here, &openings[index], entering).settle();
                 report.began.push(std::mem::take(&mut settled.began));
@@ -87,7 +89,45 @@ pub fn update_with(
     (World::stepped(shape, cells), report)
 }
 
-/// Which neighbours of a cell are squares.
-fn openings(neighbours: &[Option<usize>; 8], cells: &[Option<TakenSquare>]) -> Openings {
-    neighbours.map(|n| n.is_some_and(|n| cells[n].is_some()))
+/// The whole grid after step 1, with the robots that move: what each
+/// square needs to resolve its robots' commands.
+pub struct Taken {
+    /// The grid's shape.
+    pub shape: Shape,
+    /// Every cell, its robots' outputs taken.
+    pub squares: Vec<Option<TakenSquare>>,
+    /// Per cell, which of its neighbours are squares; all closed for a cell
+    /// that holds no robot (only robots' commands look at them).
+    pub openings: Vec<Openings>,
+    /// Per cell, the robots entering it, in the report's order.
+    pub entering: Vec<Vec<Arrival>>,
+}
+
+/// Step 1 for every square, then every robot that moves handed to the
+/// square it enters. Only squares with robots look at their neighbours.
+pub fn take_all(world: World) -> Taken {
+    let (shape, cells) = world.into_parts();
+    let squares: Vec<Option<TakenSquare>> = cells
+        .into_iter()
+        .map(|c| c.map(TakenSquare::take))
+        .collect();
+    let mut openings = vec![[false; 8]; squares.len()];
+    let mut entering: Vec<Vec<Arrival>> = std::iter::repeat_with(Vec::new)
+        .take(squares.len())
+        .collect();
+    for (index, here) in squares.iter().enumerate() {
+        let Some(here) = here.as_ref().filter(|h| !h.robots.is_empty()) else {
+            continue;
+        };
+        let neighbours = shape.neighbours(index);
+        openings[index] = neighbours.map(|n| n.is_some_and(|n| squares[n].is_some()));
+        depart(here, &openings[index], &neighbours, &mut entering);
+    }
+    order_arrivals(&mut entering);
+    Taken {
+        shape,
+        squares,
+        openings,
+        entering,
+    }
 }

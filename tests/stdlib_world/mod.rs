@@ -16,7 +16,8 @@ use constree::encoding::{Decode, Encode};
 use constree::image::Image;
 use constree::machine::{Memory, Register, RunReport, run_for, trim};
 use constree::tree::Tree;
-use constree::world::step::{ResolvedSquare, TakenSquare, arrivals, departures, private_input};
+use constree::world::step::{ResolvedSquare, private_input};
+use constree::world::update::take_all;
 use constree::world::{
     Action, Cell, Color, Command, Frame, Item, Processor, Robot, Shape, Square, StepReport, World,
     update_reported,
@@ -325,34 +326,16 @@ pub fn step(world: World) -> (World, StepReport, Vec<Option<ResolvedSquare>>) {
 }
 
 /// The engine's resolution of the next step of every cell, as
-/// `update_reported` computes it (a copy of its first half).
+/// `update_reported` computes it (through the same `take_all`).
 pub fn resolve(world: &World) -> Vec<Option<ResolvedSquare>> {
-    let shape = world.shape();
-    let taken: Vec<Option<TakenSquare>> = world
-        .cells
-        .iter()
-        .cloned()
-        .map(|c| c.map(TakenSquare::take))
-        .collect();
-    let neighbours: Vec<[Option<usize>; 8]> =
-        (0..taken.len()).map(|i| shape.neighbours(i)).collect();
-    let openings: Vec<[bool; 8]> = neighbours
-        .iter()
-        .map(|n| n.map(|n| n.is_some_and(|n| taken[n].is_some())))
-        .collect();
-    let mut leaving: Vec<Vec<_>> = taken
-        .iter()
-        .zip(&openings)
-        .map(|(here, open)| here.as_ref().map_or_else(Vec::new, |h| departures(h, open)))
-        .collect();
+    let taken = take_all(world.clone());
     taken
+        .squares
         .into_iter()
-        .enumerate()
-        .map(|(index, here)| {
-            here.map(|here| {
-                let entering = arrivals(&mut leaving, neighbours[index]);
-                ResolvedSquare::resolve(here, &openings[index], entering)
-            })
+        .zip(taken.openings)
+        .zip(taken.entering)
+        .map(|((here, open), entering)| {
+            here.map(|here| ResolvedSquare::resolve(here, &open, entering))
         })
         .collect()
 }

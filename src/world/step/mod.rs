@@ -23,13 +23,14 @@ mod conflicts;
 mod input;
 mod inventory;
 mod movement;
+mod remembered;
 mod resolve;
 
 use super::{Action, Command, Direction, Item, Robot, Square};
 use crate::machine::{MachineError, RunReport, run_machine};
 
 pub use input::private_input;
-pub use movement::{Arrival, Departure, arrivals, departures};
+pub use movement::{Arrival, depart, order_arrivals};
 
 /// A square after step 1: every robot's output was taken.
 #[derive(Debug, Clone)]
