@@ -55,7 +55,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             kind::WORLD.check("world step", &file)?;
             if let Some(path) = &record {
                 crate::files::check_output(path)
-                    .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
+                    .map_err(|e| Failure::output("--record", path, e))?;
             }
             let WorldDocument(mut world) = read_json(&file)?;
             let mut replay = record.as_ref().map(|_| {
@@ -79,7 +79,14 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                     visualize(&world, &GameConfig::cargo_by_type(Vec::new()))
                 );
             } else if digest {
-                println!("{}", fnv1a(serde_json::to_string(&world)?.as_bytes()));
+                println!(
+                    "{}",
+                    fnv1a(
+                        serde_json::to_string(&world)
+                            .map_err(|e| Failure::Stdio(e.to_string()))?
+                            .as_bytes()
+                    )
+                );
             } else {
                 print_json(&world, shared)?;
             }
