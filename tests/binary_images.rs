@@ -516,7 +516,7 @@ fn the_caps_hold_for_binary_images_on_the_command_line() {
     let (code, err) = constree_env(&["disasm", deep], &[("CONSTREE_MAX_IMAGE_NODES", "999")]);
     assert_eq!(code, Some(1));
     assert!(
-        err.contains("deep.ctm: byte 9: the node table has 1000 nodes, more than 999 (CONSTREE_MAX_IMAGE_NODES=N raises the limit)"),
+        err.contains("deep.ctm: corrupt image: byte 9: the node table has 1000 nodes, more than 999 (CONSTREE_MAX_IMAGE_NODES=N raises the limit)"),
         "{err}"
     );
     // Sources that decompress to more than the input cap.

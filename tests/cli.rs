@@ -3,6 +3,7 @@
 mod cli_common;
 
 use cli_common::{constree, stdout_of, text};
+use constree::diagnostic::Code;
 
 const WORLD: &str = r#"{"dims":[2,1],"cells":[{"robots":[{"frame":{"color":"Red","strength":5},"inventory":[],"processor":{"speed":3},"memory":[{"limit":0,"contents":"0"},{"limit":50,"contents":"0"},{"limit":20,"contents":"1101100110000"}]}],"items":[]},null]}"#;
 
@@ -37,7 +38,7 @@ fn malformed_worlds_say_where() {
     );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.starts_with("error: <stdin>:"), "{err}");
+    assert!(err.starts_with("[E1201] Error: <stdin>:"), "{err}");
     assert!(err.contains("line 1 column"), "{err}");
     let out = constree(&["world", "step", "-"], r#"{"dims":[0,1],"cells":[]}"#);
     assert_eq!(out.status.code(), Some(1));
@@ -290,46 +291,50 @@ fn a_file_of_the_wrong_kind_gets_one_line_saying_what_to_run() {
         (
             &["exec", &haul],
             format!(
-                "error: {haul} is a scenario, not a program: `constree run {haul}` plays it; `exec` takes a .cta program or .ctm image\n"
+                "{haul} is a scenario, not a program: `constree run {haul}` plays it; `exec` takes a .cta program or .ctm image"
             ),
         ),
         (
             &["check", &haul],
             format!(
-                "error: {haul} is a scenario, not a program source: `constree run {haul}` plays it; `check` takes a .cta program\n"
+                "{haul} is a scenario, not a program source: `constree run {haul}` plays it; `check` takes a .cta program"
             ),
         ),
         (
             &["run", &count],
             format!(
-                "error: {count} is a program, not a scenario: `constree exec {count}` runs it; `run` takes a .toml scenario\n"
+                "{count} is a program, not a scenario: `constree exec {count}` runs it; `run` takes a .toml scenario"
             ),
         ),
         (
             &["test", &count],
             format!(
-                "error: {count} is a program, not a scenario: `constree exec {count}` runs it; `test` takes a .toml scenario\n"
+                "{count} is a program, not a scenario: `constree exec {count}` runs it; `test` takes a .toml scenario"
             ),
         ),
         (
             &["machine", "run", &count],
             format!(
-                "error: {count} is a program, not a memory (JSON): `constree exec {count}` runs it; `machine run` takes a memory as JSON (docs/formats.md)\n"
+                "{count} is a program, not a memory (JSON): `constree exec {count}` runs it; `machine run` takes a memory as JSON (docs/formats.md)"
             ),
         ),
         (
             &["replay", &haul],
             format!(
-                "error: {haul} is a scenario, not a replay: `constree run {haul}` plays it; `replay` takes a .json replay (`run --record` writes one)\n"
+                "{haul} is a scenario, not a replay: `constree run {haul}` plays it; `replay` takes a .json replay (`run --record` writes one)"
             ),
         ),
         (
             &["debug", "/tmp/game.json"],
-            "error: /tmp/game.json is JSON, not a scenario or a program: `constree replay /tmp/game.json` shows it if it is a recorded game; `debug` takes a .toml scenario, a .cta program or a .ctm image (`--replay FILE` a recorded game)\n".to_string(),
+            "/tmp/game.json is JSON, not a scenario or a program: `constree replay /tmp/game.json` shows it if it is a recorded game; `debug` takes a .toml scenario, a .cta program or a .ctm image (`--replay FILE` a recorded game)".to_string(),
         ),
     ];
     for (args, expected) in cases {
-        assert_eq!(&cli_common::failure_of(args), expected, "{args:?}");
+        assert_eq!(
+            cli_common::failure_of(args),
+            cli_common::placeless_error(Code::E1200, expected),
+            "{args:?}"
+        );
     }
     // An unusual extension is left to the reader, as before.
     let err = cli_common::failure_of(&["run", &format!("{root}/README.md")]);
@@ -593,7 +598,10 @@ fn a_cap_set_to_anything_but_a_whole_number_is_an_error_naming_it() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         cli_common::text(&out.stderr),
-        "error: CONSTREE_MAX_INPUT=\"abc\" is not a whole number of bytes \
-         (the size of one input file; default 67108864)\n"
+        cli_common::placeless_error(
+            Code::E1206,
+            "CONSTREE_MAX_INPUT=\"abc\" is not a whole number of bytes \
+             (the size of one input file; default 67108864)"
+        )
     );
 }

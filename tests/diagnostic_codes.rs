@@ -22,28 +22,33 @@ const TABLES: &[Table] = &[
     Table {
         page: "docs/language.md",
         name: "the assembler's codes",
-        holds: |c| !is_scenarios(c) && !is_debuggers(c),
+        holds: |c| !family(c, &["E08", "E09", "E10", "E11", "E12"]),
     },
     Table {
         page: "docs/formats.md",
         name: "the scenarios' codes",
-        holds: is_scenarios,
+        holds: |c| family(c, &["E08"]),
     },
     Table {
         page: "docs/debugger.md",
         name: "the debugger's codes",
-        holds: is_debuggers,
+        holds: |c| family(c, &["E09"]),
+    },
+    Table {
+        page: "docs/formats.md",
+        name: "the images', replays' and tournaments' codes",
+        holds: |c| family(c, &["E10", "E11"]),
+    },
+    Table {
+        page: "docs/cli.md",
+        name: "the command line's codes",
+        holds: |c| family(c, &["E12"]),
     },
 ];
 
-/// Whether a code is a scenario file's (`E08..`).
-fn is_scenarios(code: Code) -> bool {
-    code.as_str().starts_with("E08")
-}
-
-/// Whether a code is the debugger's commands' (`E09..`).
-fn is_debuggers(code: Code) -> bool {
-    code.as_str().starts_with("E09")
+/// Whether a code starts with one of these.
+fn family(code: Code, prefixes: &[&str]) -> bool {
+    prefixes.iter().any(|p| code.as_str().starts_with(p))
 }
 
 /// The sentence of the docs that names a code on purpose, as one that does

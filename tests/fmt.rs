@@ -509,7 +509,7 @@ fn deep_brackets_and_long_chains_are_clean_errors() {
             &hostile::program_with(&value),
         );
         out.assert_error(&format!("[{code}]"));
-        assert!(out.stderr.contains("error: <stdin>:"), "{out:#?}");
+        assert!(out.stderr.contains("[E1207] Error: <stdin>:"), "{out:#?}");
     }
     // A list of 5,000 items over 5,000 lines is fine.
     let list = format!("[\n{}]", "1,\n".repeat(5_000));

@@ -167,3 +167,78 @@ fn a_whole_file_error_names_the_file_without_a_place() {
         Some("[E0810] Error: huge.toml: values.cargo: \"x\" is not a cargo type (a number)")
     );
 }
+
+/// Runs `constree ARGS` in `dir` with colour off; gives standard error.
+fn drawn(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(args)
+        .args(["--color", "never"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    text(&out.stderr)
+}
+
+#[test]
+fn a_robot_whose_image_does_not_parse_shows_the_image_at_its_line() {
+    let dir = scratch_dir("message_format_image");
+    std::fs::write(
+        dir.join("bot.ctm"),
+        "{\"format\": \"constree-image\",\n \"version\": 2, oops}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("game.toml"),
+        "[world]\nsize = [3, 3]\n[[robot]]\nat = [0, 0]\nprogram = \"bot.ctm\"\n",
+    )
+    .unwrap();
+    let (code, lines) = json_lines(&dir, &["run", "game.toml", "--message-format", "json"]);
+    assert_eq!(code, 1);
+    let codes: Vec<&str> = lines.iter().map(|l| l["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["E0806", "E1002"], "{lines:#?}");
+    insta::assert_snapshot!("run_image_error", pretty(&lines));
+    let err = drawn(&dir, &["run", "game.toml"]);
+    assert!(
+        err.contains(
+            "[E1002] Error: not a constree image: key must be a string at line 2 column 16"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("bot.ctm:2:16"), "{err}");
+    // The image alone, where a command loads it itself.
+    let err = drawn(&dir, &["disasm", "bot.ctm"]);
+    assert!(
+        err.starts_with("[E1002] Error: not a constree image"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_command_lines_own_errors_are_objects_with_codes() {
+    let dir = scratch_dir("message_format_cli");
+    std::fs::write(dir.join("bot.cta"), PROGRAM).unwrap();
+    let (code, kind) = json_lines(&dir, &["test", "bot.cta", "--message-format", "json"]);
+    assert_eq!(code, 1);
+    let (code, robot) = json_lines(
+        &dir,
+        &[
+            "run",
+            "--trace",
+            "nobody",
+            "--steps",
+            "1",
+            "--message-format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 1);
+    let (code, denied) = json_lines(&dir, &["asm", "-", "--message-format", "json"]);
+    assert_eq!(code, 1);
+    let all = [kind, robot, denied].concat();
+    assert!(
+        all.iter().all(|l| l["spans"] == serde_json::json!([])),
+        "{all:#?}"
+    );
+    insta::assert_snapshot!("cli_errors", pretty(&all));
+}

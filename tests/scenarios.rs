@@ -294,9 +294,12 @@ fn replay_errors_say_what_is_wrong() {
     .unwrap();
     assert_eq!(
         failure_of(&["replay", arg(&broken)]),
-        format!(
-            "error: {}: replay format version 3 is not supported (this constree reads versions 1 to 2)\n",
-            arg(&broken)
+        cli_common::placeless_error(
+            constree::diagnostic::Code::E1103,
+            &format!(
+                "{}: replay format version 3 is not supported (this constree reads versions 1 to 2)",
+                arg(&broken)
+            )
         )
     );
     assert!(

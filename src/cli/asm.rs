@@ -103,7 +103,10 @@ pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption, deny: &DenyOption)
     let mut assembly = assemble_file(&loader, file);
     messages::report(&assembly.diagnostics, &assembly.sources);
     if deny.warnings() && !assembly.diagnostics.is_empty() && !assembly.has_errors() {
-        messages::error("warnings are denied (--deny warnings)");
+        messages::failure(&Failure::Unassembled(format!(
+            "{}: warnings are denied (--deny warnings)",
+            crate::files::display(file)
+        )));
         assembly.image = None;
     }
     assembly
@@ -120,7 +123,7 @@ pub fn load_program(
     }
     assemble_reporting(file, stdlib, deny)
         .image
-        .ok_or_else(|| Failure(format!("{} does not assemble", file.display())))
+        .ok_or_else(|| Failure::Unassembled(format!("{} does not assemble", file.display())))
 }
 
 pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
@@ -133,7 +136,7 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
     let output = match args.output {
         Some(output) => output,
         None if args.file == Path::new("-") => {
-            return Err(Failure(
+            return Err(Failure::Usage(
                 "a program read from standard input needs -o FILE for its image".into(),
             ));
         }

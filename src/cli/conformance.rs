@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
             args.worlds,
             args.replace,
         )
-        .map_err(|e| Failure(format!("{}: {e}", args.dir.display())))?;
+        .map_err(|e| Failure::output("", &args.dir, e))?;
         println!(
             "{}: {} machines and {} worlds from seed {}",
             args.dir.display(),

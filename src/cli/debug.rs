@@ -11,7 +11,7 @@ use crate::debugger::commands::{self, COMMANDS, Completion, Outcome};
 use crate::debugger::view::{Format, ValueType};
 use crate::debugger::{DebugError, Debugger, INTERRUPT, STEPS_BEGUN};
 use crate::diagnostic::FileId;
-use crate::scenario::replay::Replay;
+use crate::scenario::replay::{Replay, ReplayError};
 use crate::scenario::{Scenario, builtin, load_program_denying};
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
@@ -93,10 +93,13 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
         let scenario = replay.scenario()?;
         let (world, _) = scenario.world(scenario.seed);
         if replay.first_world() != Some(&world) {
-            return Err(Failure(format!(
-                "{}: the recorded start differs from its scenario's",
-                file.display()
-            )));
+            return Err(Failure::Replay(ReplayError::File {
+                name: crate::files::display(file),
+                text: None,
+                error: Box::new(ReplayError::Corrupt(
+                    "the recorded start differs from its scenario's".into(),
+                )),
+            }));
         }
         return Ok((scenario, Vec::new()));
     }
@@ -114,7 +117,7 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
         return Ok((Scenario::load_text_with(target, &assembling)?.0, Vec::new()));
     }
     if !target.is_file() {
-        return Err(Failure(format!(
+        return Err(Failure::NoSuch(format!(
             "there is no program file {}",
             target.display()
         )));
@@ -268,7 +271,7 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
         .completion_type(rustyline::CompletionType::List)
         .build();
     let mut editor: Editor<DebugHelper, rustyline::history::DefaultHistory> =
-        Editor::with_config(config).map_err(|e| Failure(e.to_string()))?;
+        Editor::with_config(config).map_err(|e| Failure::Stdio(e.to_string()))?;
     let history = history_file();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
@@ -304,7 +307,7 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
-            Err(e) => return Err(Failure(e.to_string())),
+            Err(e) => return Err(Failure::Stdio(e.to_string())),
         };
         let line = if line.trim().is_empty() {
             last.clone()

@@ -42,7 +42,9 @@ pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
     kind::PROGRAM.check("exec", &args.file)?;
     let image = load_program(&args.file, &args.stdlib, &args.deny)?;
     let input = match &args.input {
-        Some(text) => Some(parse_literal(text).map_err(|m| Failure(format!("--input: {m}")))?),
+        Some(text) => {
+            Some(parse_literal(text).map_err(|m| Failure::Usage(format!("--input: {m}")))?)
+        }
         None => None,
     };
     let shown = registers_to_show(&args.show, &image)?;
@@ -143,7 +145,7 @@ fn registers_to_show(
             let (n, ty) = match entry.split_once(':') {
                 Some((n, ty)) => (
                     n.trim(),
-                    Some(ValueType::parse(ty).map_err(|e| Failure(format!("--show {entry}: {e}")))?),
+                    Some(ValueType::parse(ty).map_err(|e| Failure::Usage(format!("--show {entry}: {e}")))?),
                 ),
                 None => (entry.trim(), None),
             };
@@ -151,7 +153,7 @@ fn registers_to_show(
                 .register(n)
                 .or_else(|| n.parse().ok().filter(|&i: &usize| i < image.registers.len()))
                 .ok_or_else(|| {
-                    Failure(format!(
+                    Failure::NoSuch(format!(
                         "--show: no register `{n}` (the program has {} registers; `constree asm FILE --listing` lists them)",
                         image.registers.len()
                     ))

@@ -36,8 +36,8 @@ pub fn run(args: FmtArgs) -> Result<ExitCode, Failure> {
     for path in &args.files {
         let outcome = match one(path, args.check) {
             Ok(outcome) => outcome,
-            Err(Failure(message)) => {
-                messages::error(&message);
+            Err(failure) => {
+                messages::failure(&failure);
                 Outcome::Failed
             }
         };
@@ -62,7 +62,7 @@ fn one(path: &Path, check: bool) -> Result<Outcome, Failure> {
         Err(errors) => {
             messages::report(&errors, &sources);
             let first = sources.location(errors[0].primary.0);
-            return Err(Failure(format!(
+            return Err(Failure::Unassembled(format!(
                 "{first}: not formatted: the file does not parse ({})",
                 crate::words::count(errors.len() as u64, "error")
             )));
@@ -80,8 +80,10 @@ fn one(path: &Path, check: bool) -> Result<Outcome, Failure> {
         stdout.write_all(formatted.as_bytes())?;
         stdout.flush()?;
     } else if formatted != text {
-        crate::files::rewrite(path, formatted.as_bytes())
-            .map_err(|e| Failure(format!("{name}: not written: {e}")))?;
+        crate::files::rewrite(path, formatted.as_bytes()).map_err(|e| Failure::Output {
+            path: name.to_string(),
+            reason: format!("not written: {e}"),
+        })?;
     }
     Ok(Outcome::Done)
 }

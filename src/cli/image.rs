@@ -62,7 +62,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
 /// terminal.
 pub fn write(image: &crate::image::Image, output: &Path, form: FormArg) -> Result<(), Failure> {
     if form == FormArg::Binary && output == Path::new("-") && std::io::stdout().is_terminal() {
-        return Err(Failure(
+        return Err(Failure::Usage(
             "the binary form is not for a terminal: -o FILE writes it to a file".into(),
         ));
     }

@@ -17,8 +17,7 @@ pub fn read_text(path: &Path) -> Result<String, Failure> {
 /// column.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
     let text = read_text(path)?;
-    crate::tree::json::from_str(&text)
-        .map_err(|e| Failure(format!("{}: {e}", crate::files::display(path))))
+    crate::tree::json::from_str(&text).map_err(|e| Failure::input(path, e))
 }
 
 /// A writer that refuses to write more than `left` bytes in all.
@@ -56,7 +55,7 @@ pub fn print_json<T: Serialize>(value: &T, shared: bool) -> Result<(), Failure> 
         left: crate::tree::max_text(),
     };
     crate::tree::json::to_writer(&mut out, value, shared).map_err(|e| {
-        Failure(format!(
+        Failure::Stdio(format!(
             "the result cannot be printed: {e}{}",
             if e.is_io() {
                 " (CONSTREE_MAX_TEXT=BYTES raises the limit)"

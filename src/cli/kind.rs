@@ -133,7 +133,7 @@ impl Takes {
         match Kind::of(path) {
             Some(kind) if !self.kinds.contains(&kind) => {
                 let file = path.display().to_string();
-                Err(Failure(format!(
+                Err(Failure::WrongKind(format!(
                     "{file} is {}, not {}: {}; `{command}` takes {}",
                     kind.noun(),
                     self.noun,

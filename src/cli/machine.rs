@@ -41,14 +41,14 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                 memory,
             } = read_json(&file)?;
             let speed = speed.or(file_speed).ok_or_else(|| {
-                Failure(format!(
+                Failure::Machine(format!(
                     "{}: no speed: give --speed or a \"speed\" field",
                     file.display()
                 ))
             })?;
             let cap = crate::limits::MAX_MACHINE_NODES.get();
             let outcome = Outcome::of_run_capped(speed, memory, cap).map_err(|ticks| {
-                Failure(format!(
+                Failure::Machine(format!(
                     "{}: after {ticks} ticks the machine holds more than {cap} tree nodes, \
                      the most `machine run` lets it build (CONSTREE_MAX_NODES=NODES raises the limit)",
                     crate::files::display(&file)

@@ -2,7 +2,7 @@
 //! JSON lines for tools (`--message-format json`), on standard error
 //! either way.
 
-use crate::diagnostic::{Diagnostic, Sources};
+use crate::diagnostic::{Diagnose, Diagnostic, Sources};
 use std::sync::OnceLock;
 
 /// The form of diagnostics (`--message-format`).
@@ -57,11 +57,9 @@ pub fn report(diagnostics: &[Diagnostic], sources: &Sources) {
     eprint!("{text}");
 }
 
-/// Prints an error without a place (`error: ...`, or a JSON object with
-/// no code and no spans).
-pub fn error(message: &str) {
-    match format() {
-        MessageFormat::Human => eprintln!("error: {message}"),
-        MessageFormat::Json => eprintln!("{}", crate::diagnostic::plain_error(message)),
-    }
+/// Prints the diagnostics of a command's failure in the chosen form.
+pub fn failure(failure: &super::Failure) {
+    let mut sources = Sources::default();
+    let diagnostics = failure.diagnose(&mut sources);
+    report(&diagnostics, &sources);
 }

@@ -4,6 +4,7 @@ mod asm;
 mod conformance;
 mod debug;
 mod exec;
+mod failure;
 mod fmt;
 mod image;
 mod input;
@@ -226,15 +227,7 @@ fn parse() -> Result<Cli, clap::Error> {
     Cli::from_arg_matches(&command.try_get_matches_from(args)?)
 }
 
-/// An error that ends a command: printed as `error: ...`, exit code 1.
-#[derive(Debug)]
-pub struct Failure(pub String);
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Self {
-        Failure(e.to_string())
-    }
-}
+pub use failure::Failure;
 
 /// A word for a POSIX shell: as it is when it holds only characters a shell
 /// reads literally, else in single quotes (a `'` written `'\''`).
@@ -261,8 +254,8 @@ pub fn main() -> ExitCode {
         crate::machine::cycle_skip_from_environment()?;
         Ok(())
     };
-    if let Err(Failure(message)) = environment() {
-        eprintln!("error: {message}");
+    if let Err(failure) = environment() {
+        messages::failure(&failure);
         return ExitCode::FAILURE;
     }
     crate::files::guard_inputs();
@@ -293,8 +286,8 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(Failure(message)) => {
-            messages::error(&message);
+        Err(failure) => {
+            messages::failure(&failure);
             ExitCode::FAILURE
         }
     }

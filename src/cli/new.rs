@@ -50,11 +50,12 @@ fn free(dir: &Path) -> Result<bool, Failure> {
     match std::fs::read_dir(dir) {
         Ok(mut entries) => Ok(entries.next().is_none()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(true),
-        Err(e) if dir.is_file() => Err(Failure(format!(
-            "{} is a file, not a directory: {e}",
-            dir.display()
-        ))),
-        Err(e) => Err(Failure(format!("{}: {e}", dir.display()))),
+        Err(e) if dir.is_file() => Err(Failure::output(
+            "",
+            dir,
+            format!("a file, not a directory: {e}"),
+        )),
+        Err(e) => Err(Failure::output("", dir, e)),
     }
 }
 
@@ -65,24 +66,20 @@ pub fn run(args: NewArgs) -> Result<ExitCode, Failure> {
         .and_then(|n| n.to_str())
         .filter(|n| !n.is_empty() && *n != "." && *n != "..")
         .ok_or_else(|| {
-            Failure(format!(
+            Failure::Usage(format!(
                 "{}: give the new project's directory a name",
                 dir.display()
             ))
         })?
         .to_string();
     if !free(dir)? {
-        return Err(Failure(format!(
+        return Err(Failure::Usage(format!(
             "{} already exists and is not empty: choose a new directory",
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Failure(format!(
-            "{}: cannot create the directory: {e}",
-            dir.display()
-        ))
-    })?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::output("", dir, format!("cannot create the directory: {e}")))?;
     let files = if args.tutorial { TUTORIAL } else { FILES };
     for (file, template) in files {
         let path = dir.join(file);
@@ -92,7 +89,7 @@ pub fn run(args: NewArgs) -> Result<ExitCode, Failure> {
             fill(file, template, &name)
         };
         crate::files::write_output(&path, text.as_bytes())
-            .map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+            .map_err(|e| Failure::output("", &path, e))?;
     }
     let names: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
     println!("Created {}: {}", dir.display(), names.join(", "));

@@ -78,6 +78,24 @@ pub fn environment() -> Vec<(String, String)> {
     all
 }
 
+/// The section of the command line's own diagnostic codes (`E12..`), a
+/// table of their titles (`tests/diagnostic_codes.rs` checks it too).
+fn error_codes() -> String {
+    use crate::diagnostic::Code;
+    let mut out = String::from(
+        "\n## Errors\n\nEvery error is a diagnostic with a code, drawn on standard error, or \
+         printed as one JSON object by the commands that take `--message-format json` \
+         (docs/formats.md). Errors of the files a command reads have their files' codes \
+         (docs/language.md, docs/formats.md, docs/debugger.md); the command line's own:\n\n\
+         <!-- generated: the command line's codes -->\n| code | meaning |\n|---|---|\n",
+    );
+    for code in Code::ALL.iter().filter(|c| c.as_str().starts_with("E12")) {
+        out.push_str(&format!("| {code} | {} |\n", code.title()));
+    }
+    out.push_str("<!-- end of the generated codes -->\n");
+    out
+}
+
 /// The whole page, in Markdown.
 pub fn markdown(command: &Command) -> String {
     let mut page = String::from(
@@ -93,6 +111,7 @@ pub fn markdown(command: &Command) -> String {
     for (code, meaning) in EXIT_CODES {
         page.push_str(&format!("| {code} | {meaning} |\n"));
     }
+    page.push_str(&error_codes());
     page.push_str("\n## Environment\n\n| Variable | Effect |\n|---|---|\n");
     for (name, effect) in environment() {
         page.push_str(&format!("| `{name}` | {effect} |\n"));

@@ -138,12 +138,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         }
     };
     if let Some(path) = &args.record {
-        crate::files::check_output(path)
-            .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
+        crate::files::check_output(path).map_err(|e| Failure::output("--record", path, e))?;
     }
     if let Some(path) = &args.html {
-        crate::files::check_output(path)
-            .map_err(|e| Failure(format!("--html {}: {e}", path.display())))?;
+        crate::files::check_output(path).map_err(|e| Failure::output("--html", path, e))?;
     }
     let steps = args.steps.unwrap_or(scenario.steps);
     let traced = match &args.trace {
@@ -156,7 +154,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode, Failure> {
                 .ok_or_else(|| {
                     let names: Vec<&str> =
                         scenario.robots.iter().map(|r| r.name.as_str()).collect();
-                    Failure(format!(
+                    Failure::NoSuch(format!(
                         "no robot named {name:?} (robots: {})",
                         names.join(", ")
                     ))
@@ -273,7 +271,7 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode, Failure> {
     let last = replay.len().saturating_sub(1);
     let k = args.step.unwrap_or(last);
     let world = replay.world(k).ok_or_else(|| {
-        Failure(format!(
+        Failure::NoSuch(format!(
             "{}: there is no step {k} (steps 0 to {last})",
             args.file.display()
         ))

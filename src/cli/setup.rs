@@ -48,7 +48,7 @@ pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>, Failure> {
         let mut text = Vec::new();
         clap_mangen::Man::new(command.clone())
             .render(&mut text)
-            .map_err(|e| Failure(format!("cannot write the man page of {name}: {e}")))?;
+            .map_err(|e| Failure::Stdio(format!("cannot write the man page of {name}: {e}")))?;
         pages.push((format!("{name}.1"), text));
         for sub in command.get_subcommands() {
             if sub.get_name() != "help" {
@@ -72,9 +72,9 @@ fn completions(shell: clap_complete::Shell) -> Vec<u8> {
 fn install(path: &Path, text: &[u8]) -> Result<(), Failure> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Failure(format!("{}: cannot create the folder: {e}", dir.display())))?;
+            .map_err(|e| Failure::output("", dir, format!("cannot create the folder: {e}")))?;
     }
-    crate::files::write_output(path, text).map_err(|e| Failure(format!("{}: {e}", path.display())))
+    crate::files::write_output(path, text).map_err(|e| Failure::output("", path, e))
 }
 
 pub fn run(args: SetupArgs) -> Result<ExitCode, Failure> {
@@ -83,7 +83,7 @@ pub fn run(args: SetupArgs) -> Result<ExitCode, Failure> {
         None => std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
             .map(|h| PathBuf::from(h).join(".local"))
-            .ok_or_else(|| Failure("HOME is not set: give --prefix".into()))?,
+            .ok_or_else(|| Failure::Usage("HOME is not set: give --prefix".into()))?,
     };
     let man = prefix.join("share/man/man1");
     let pages = man_pages()?;

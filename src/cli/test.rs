@@ -45,7 +45,7 @@ pub struct TestArgs {
 /// The `.toml` files of a directory, sorted.
 fn scenarios_in(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
     let entries = std::fs::read_dir(dir)
-        .map_err(|e| Failure(format!("{}: cannot list the directory: {e}", dir.display())))?;
+        .map_err(|e| Failure::input(dir, format!("cannot list the directory: {e}")))?;
     let mut found: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "toml"))
@@ -60,7 +60,7 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
     let files = if args.scenarios.is_empty() {
         let files = scenarios_in(Path::new("."))?;
         if files.is_empty() {
-            return Err(Failure(
+            return Err(Failure::Nothing(
                 "no scenario (.toml) in this directory: name one, or `constree new NAME` makes a project"
                     .into(),
             ));
@@ -86,12 +86,12 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
     if passed + failed == 0
         && let Some(filter) = &args.filter
     {
-        return Err(Failure(format!(
+        return Err(Failure::Nothing(format!(
             "no expectation's description contains {filter:?} (`constree test` without --filter lists them)"
         )));
     }
     if passed + failed == 0 {
-        return Err(Failure(
+        return Err(Failure::Nothing(
             "nothing was checked: add an [expect] table to a scenario (docs/formats.md)".into(),
         ));
     }

@@ -104,7 +104,7 @@ fn entrants(paths: &[PathBuf], assembling: &Assembling) -> Result<Vec<Entrant>, 
     for path in paths {
         kind::PROGRAM.check("tournament --players", path)?;
         if path != Path::new("-") && !path.exists() {
-            return Err(Failure(format!(
+            return Err(Failure::NoSuch(format!(
                 "there is no program file {}",
                 path.display()
             )));
@@ -131,10 +131,12 @@ fn record_request(values: &Option<Vec<String>>) -> Result<Option<(usize, PathBuf
         return Ok(None);
     };
     let [k, file] = values.as_slice() else {
-        return Err(Failure("--record-round takes a round and a file".into()));
+        return Err(Failure::Usage(
+            "--record-round takes a round and a file".into(),
+        ));
     };
     let round = k.parse::<usize>().map_err(|_| {
-        Failure(format!(
+        Failure::Usage(format!(
             "--record-round: {k:?} is not a round number (1 for the first)"
         ))
     })?;
@@ -146,10 +148,10 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
         return run_merge(merge);
     }
     let Some(game) = &args.game else {
-        return Err(Failure("a tournament needs --game".into()));
+        return Err(Failure::Usage("a tournament needs --game".into()));
     };
     if args.jobs.is_some_and(|j| j == 0 || j > MAX_JOBS) {
-        return Err(Failure(format!("--jobs must be 1 to {MAX_JOBS}")));
+        return Err(Failure::Usage(format!("--jobs must be 1 to {MAX_JOBS}")));
     }
     if args.shard.is_some() && args.format != Format::Json {
         clap::Error::raw(
@@ -164,14 +166,13 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     let (scenario, text) = Scenario::load_text_with(game, &assembling)?;
     let players = entrants(&args.players, &assembling)?;
     if let Some((_, file)) = &record {
-        crate::files::check_output(file)
-            .map_err(|e| Failure(format!("--record-round {}: {e}", file.display())))?;
+        crate::files::check_output(file).map_err(|e| Failure::output("--record-round", file, e))?;
     }
     let tournament = Tournament::new(&scenario, &text, &players, args.rounds, args.seed)?;
     if let Some((round, _)) = &record
         && (*round == 0 || *round > args.rounds)
     {
-        return Err(Failure(format!(
+        return Err(Failure::NoSuch(format!(
             "--record-round: there is no round {round} (rounds 1 to {})",
             args.rounds
         )));
@@ -199,7 +200,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
 /// `constree tournament merge`.
 fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
     if args.files.iter().filter(|f| *f == Path::new("-")).count() > 1 {
-        return Err(Failure(
+        return Err(Failure::Usage(
             "tournament merge reads standard input (`-`) once only".into(),
         ));
     }
@@ -235,7 +236,7 @@ fn save_round(tournament: &Tournament, round: usize, file: &Path) -> Result<(), 
 /// `--html DIR`: every round's replay and viewer page, and the standings
 /// page linking them.
 fn write_pages(tournament: &Tournament, outcome: &Outcome, dir: &Path) -> Result<(), Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| Failure(format!("--html {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| Failure::output("--html", dir, e))?;
     let name = |k: usize, extension: &str| format!("round-{k}.{extension}");
     for round in outcome.rounds.iter().map(|r| r.round) {
         let (_, replay) = tournament.record_round(round)?;
@@ -245,8 +246,7 @@ fn write_pages(tournament: &Tournament, outcome: &Outcome, dir: &Path) -> Result
     }
     let page = crate::viewer::standings::page(outcome, &|k| name(k, "html"));
     let index = dir.join("index.html");
-    crate::files::write_output(&index, page.as_bytes())
-        .map_err(|e| Failure(format!("{}: {e}", index.display())))
+    crate::files::write_output(&index, page.as_bytes()).map_err(|e| Failure::output("", &index, e))
 }
 
 /// What the table's columns mean, under a scoring rule.

@@ -21,8 +21,7 @@ pub struct ViewArgs {
 /// names the replay (in its debugger command).
 pub fn write_page(replay: &Replay, file: &Path, path: &Path) -> Result<(), Failure> {
     let page = crate::viewer::page(replay, &file.display().to_string())?;
-    crate::files::write_output(path, page.as_bytes())
-        .map_err(|e| Failure(format!("{}: {e}", path.display())))
+    crate::files::write_output(path, page.as_bytes()).map_err(|e| Failure::output("", path, e))
 }
 
 pub fn run(args: ViewArgs) -> Result<ExitCode, Failure> {
@@ -31,8 +30,7 @@ pub fn run(args: ViewArgs) -> Result<ExitCode, Failure> {
         file if file == Path::new("-") => PathBuf::from("-"),
         file => file.with_extension("html"),
     });
-    crate::files::check_output(&output)
-        .map_err(|e| Failure(format!("-o {}: {e}", output.display())))?;
+    crate::files::check_output(&output).map_err(|e| Failure::output("-o", &output, e))?;
     let replay = Replay::load(&args.file)?;
     write_page(&replay, &args.file, &output)?;
     Ok(ExitCode::SUCCESS)

@@ -57,7 +57,7 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
             kind::WORLD.check("world step", &file)?;
             if let Some(path) = &record {
                 crate::files::check_output(path)
-                    .map_err(|e| Failure(format!("--record {}: {e}", path.display())))?;
+                    .map_err(|e| Failure::output("--record", path, e))?;
             }
             // Robots often hold the same programs: equal texts are read as
             // one shared tree.
@@ -107,7 +107,7 @@ fn print_world(world: &World, digest: bool) -> Result<(), Failure> {
         let json = if written {
             out
         } else {
-            serde_json::to_vec(world)?
+            serde_json::to_vec(world).map_err(|e| Failure::Stdio(e.to_string()))?
         };
         println!("{}", fnv1a(&json));
         return Ok(());

@@ -12,7 +12,9 @@ macro_rules! codes {
         /// its [`Code::title`]. `E00..`-`E06..` and `W07..` are the
         /// assembler's (`docs/language.md`), `E08..` scenario files'
         /// (`docs/formats.md`), `E09..` the debugger's commands'
-        /// (`docs/debugger.md`).
+        /// (`docs/debugger.md`), `E10..` images' and `E11..` replays' and
+        /// tournaments' (`docs/formats.md`), `E12..` the command line's
+        /// (`docs/cli.md`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
             $(
@@ -43,7 +45,9 @@ codes! {
     E0424 E0501 E0502 E0503 E0504 E0505 E0506 E0507 E0508 E0509 E0510 E0511
     E0512 E0513 E0514 E0515 E0516 E0601 E0602 E0603 E0605 E0606 E0607 E0800
     E0801 E0802 E0803 E0804 E0805 E0806 E0807 E0808 E0809 E0810 E0811 E0900
-    E0901 E0902 E0903 E0904 E0905 W0701
+    E0901 E0902 E0903 E0904 E0905 E1000 E1001 E1002 E1003 E1004 E1100 E1101
+    E1102 E1103 E1104 E1105 E1110 E1111 E1112 E1113 E1114 E1200 E1201 E1202 E1203
+    E1204 E1205 E1206 E1207 E1208 E1209 E1210 E1211 W0701
     W0702 W0703 W0704 W0705 W0706
 }
 
@@ -190,6 +194,70 @@ impl Code {
             Code::E0905 => {
                 "a path, format, type or value the debugger cannot show: a bad path, an unknown format or type, a value not of the type"
             }
+            Code::E1000 => "an image that cannot be written",
+            Code::E1001 => "an image file that cannot be read",
+            Code::E1002 => {
+                "a file that is not an image: not JSON (nor the binary form), or JSON without an image's fields"
+            }
+            Code::E1003 => {
+                "a file of another format, or an image of a version this constree does not read"
+            }
+            Code::E1004 => {
+                "a corrupt image: its nodes, registers, labels, source map or sources do not hold together"
+            }
+            Code::E1100 => "a replay that cannot be written",
+            Code::E1101 => "a replay file that cannot be read",
+            Code::E1102 => {
+                "a file that is not a replay: not JSON, or JSON without a replay's fields"
+            }
+            Code::E1103 => {
+                "a file of another format, or a replay of a version this constree does not read"
+            }
+            Code::E1104 => {
+                "a corrupt replay: its nodes, worlds, steps or images do not hold together"
+            }
+            Code::E1105 => {
+                "a replay the viewer cannot show: no world, a scenario that does not load, a step the world does not follow"
+            }
+            Code::E1110 => {
+                "a tournament that cannot be set up: no slots, no players, more players than slots, rounds out of range, two slots of one colour"
+            }
+            Code::E1111 => {
+                "a player whose program does not fit the slots: too many registers, over a cap, no `seed` register large enough"
+            }
+            Code::E1112 => {
+                "a tournament's threads: a count out of range, or threads that cannot start"
+            }
+            Code::E1113 => "a round the tournament does not have",
+            Code::E1114 => {
+                "shard results that do not merge: not a shard's, of different tournaments, twice, missing, or with rounds not their own"
+            }
+            Code::E1200 => "a file of a kind the command does not take (by its extension)",
+            Code::E1201 => {
+                "an input file or folder that cannot be read, or JSON in it that cannot be"
+            }
+            Code::E1202 => "an output file or folder that cannot be written",
+            Code::E1203 => {
+                "an option's value, or options together, that cannot be used; a missing option"
+            }
+            Code::E1204 => {
+                "a name or number the input does not have: a robot, register, step or program file"
+            }
+            Code::E1205 => {
+                "nothing to do: no scenario in the folder, no expectation to check or none the filter picks"
+            }
+            Code::E1206 => "an environment variable with a value that cannot be used",
+            Code::E1207 => {
+                "a program that does not assemble, or warns under `--deny warnings`, or does not parse, where the command needs it to"
+            }
+            Code::E1208 => {
+                "standard input or output, or the terminal, that fails; a result too large to print"
+            }
+            Code::E1209 => "a bare machine without a speed, or that grows past the node cap",
+            Code::E1210 => {
+                "a conformance vector file or folder that cannot be read or written, or a vector that cannot be read"
+            }
+            Code::E1211 => "an editor that breaks the Language Server Protocol",
             Code::W0701 => "a block never reached (left out of the image)",
             Code::W0702 => "a register read but never written (always Nil)",
             Code::W0703 => "a write to `in` (the engine overwrites it)",
@@ -402,6 +470,70 @@ impl Code {
             Code::E0905 => {
                 "docs/debugger.md lists the paths, formats (`/list`, `/instr`, ...) and types (`: [int]`)"
             }
+            Code::E1000 => {
+                "check that the folder exists and can be written, and that there is room on the disk"
+            }
+            Code::E1001 => {
+                "check the path (relative to the current directory) and that the file can be read"
+            }
+            Code::E1002 => {
+                "give a `.ctm` file that `constree asm` wrote, or assemble the program again"
+            }
+            Code::E1003 => {
+                "assemble the program again with this constree (`constree asm FILE.cta`)"
+            }
+            Code::E1004 => {
+                "assemble the program again (`constree asm FILE.cta`); an image is not edited by hand"
+            }
+            Code::E1100 => {
+                "check that the folder exists and can be written, and that there is room on the disk"
+            }
+            Code::E1101 => {
+                "check the path (relative to the current directory) and that the file can be read"
+            }
+            Code::E1102 => "give a replay that `constree run --record` wrote",
+            Code::E1103 => {
+                "record the game again with this constree (`constree run --record FILE`)"
+            }
+            Code::E1104 => "record the game again (`constree run --record FILE`)",
+            Code::E1105 => "record the game again (`constree run --record FILE`)",
+            Code::E1110 => {
+                "give the scenario a [[slot]] of its own colour for each player, and 1 to 1,000,000 rounds"
+            }
+            Code::E1111 => {
+                "check the player with `constree check`, and that it fits a slot's register limits (docs/formats.md)"
+            }
+            Code::E1112 => "give --jobs from 1 to 256, or leave it out for one thread per core",
+            Code::E1113 => "name a round from 1 to the number of rounds",
+            Code::E1114 => {
+                "merge the outputs of `tournament --shard K/N --format json` of one tournament, each shard once"
+            }
+            Code::E1200 => {
+                "the message says which command takes the file; `constree help` lists them"
+            }
+            Code::E1201 => {
+                "check the path (relative to the current directory) and that it can be read"
+            }
+            Code::E1202 => {
+                "check that the folder exists and can be written, and that there is room on the disk"
+            }
+            Code::E1203 => "`constree help COMMAND` lists the command's options and their values",
+            Code::E1204 => "the message lists the names there are",
+            Code::E1205 => {
+                "`constree new NAME` makes a project with a scenario and its expectations"
+            }
+            Code::E1206 => "docs/limits.md lists the variables and their ranges",
+            Code::E1207 => "`constree check FILE` shows all the program's errors and warnings",
+            Code::E1208 => {
+                "check that the output can be written; CONSTREE_MAX_TEXT=BYTES raises the limit on a result"
+            }
+            Code::E1209 => {
+                "give --speed, or raise the cap with CONSTREE_MAX_NODES=NODES (docs/limits.md)"
+            }
+            Code::E1210 => {
+                "check the folder; `constree conformance DIR --generate` writes a set of vectors"
+            }
+            Code::E1211 => "start the server from an editor (docs/editors.md), not by hand",
             Code::W0701 => "jump to it, or delete it if nothing needs it",
             Code::W0702 => {
                 "give it a value (`reg NAME = VALUE`) or write it before it is read; declare it `reg NAME 0` if it is meant to stay Nil"

@@ -17,9 +17,10 @@
 //! span was expanded from, innermost first. Lines and columns are 1-based,
 //! columns counted in characters, the end exclusive; a diagnostic about a
 //! whole file (a scenario over a cap) has a primary span with its file and
-//! `null` positions.
+//! `null` positions, and one about no file (an option of the command line)
+//! has no spans.
 
-use super::{Diagnostic, Severity, Sources, Span};
+use super::{Diagnostic, Place, Severity, Sources, Span};
 use serde_json::{Value, json};
 
 /// A span as JSON, with its label (`null` when it has none).
@@ -66,12 +67,13 @@ fn whole_file(sources: &Sources, span: Span) -> Value {
 /// One diagnostic as a JSON value.
 pub fn to_json(d: &Diagnostic, sources: &Sources) -> Value {
     let (primary, label) = &d.primary;
-    let first = if d.whole_file {
-        whole_file(sources, *primary)
-    } else {
-        span(sources, *primary, label, true)
+    let first = match d.place {
+        Place::Span => Some(span(sources, *primary, label, true)),
+        Place::WholeFile => Some(whole_file(sources, *primary)),
+        Place::Nowhere => None,
     };
-    let spans: Vec<Value> = std::iter::once(first)
+    let spans: Vec<Value> = first
+        .into_iter()
         .chain(d.labels.iter().map(|(s, t)| span(sources, *s, t, false)))
         .collect();
     let children: Vec<Value> = d
@@ -96,19 +98,6 @@ pub fn to_json(d: &Diagnostic, sources: &Sources) -> Value {
         "spans": spans,
         "children": children,
         "expansion": expansion,
-    })
-}
-
-/// An error that has no code and no place (a file that cannot be
-/// written, a refused option), as the same kind of object.
-pub fn plain_error(message: &str) -> Value {
-    json!({
-        "code": null,
-        "level": "error",
-        "message": message,
-        "spans": [],
-        "children": [],
-        "expansion": [],
     })
 }
 

@@ -1,7 +1,9 @@
 //! Diagnostics: every phase's errors and warnings, in the assembler,
-//! scenarios, images and the command line, map to one renderer-neutral
-//! [`Diagnostic`] with a [`Code`], rendered by [`render`] (ariadne) for
-//! terminals and by [`render_json`] for tools.
+//! scenarios, images, replays, tournaments, the debugger and the command
+//! line, map to one renderer-neutral [`Diagnostic`] with a [`Code`],
+//! rendered by [`render`] (ariadne) for terminals and by [`render_json`]
+//! for tools. An error type of any layer becomes diagnostics through
+//! [`Diagnose`].
 
 mod code;
 mod json;
@@ -9,9 +11,30 @@ mod render;
 mod source;
 
 pub use code::Code;
-pub use json::{plain_error, render_json, to_json};
+pub use json::{render_json, to_json};
 pub use render::{MAX_SHOWN, render};
 pub use source::{FileId, SourceFile, Sources, Span};
+
+/// An error that can be shown as diagnostics: each error type of the
+/// crate says what its code is, and where, through this one trait.
+pub trait Diagnose {
+    /// The error as diagnostics; the files they point into are added to
+    /// `sources`.
+    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic>;
+}
+
+/// Where a diagnostic points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// At its primary span.
+    Span,
+    /// At its file as a whole, not a place in it (the primary span is
+    /// then empty, at the file's start, and not shown).
+    WholeFile,
+    /// At no file: a command line's option, the environment, a terminal
+    /// (the primary span is then meaningless).
+    Nowhere,
+}
 
 /// How bad it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -43,9 +66,8 @@ pub struct Diagnostic {
     /// The macro invocations the primary span was expanded from, innermost
     /// first: `(macro name, call site)`.
     pub expansion: Vec<(String, Span)>,
-    /// Whether it is about its file as a whole, not a place in it (the
-    /// primary span is then empty, at the file's start, and not shown).
-    pub whole_file: bool,
+    /// Where it points: its span, its file as a whole, or nowhere.
+    pub place: Place,
 }
 
 impl Diagnostic {
@@ -74,15 +96,45 @@ impl Diagnostic {
             notes: Vec::new(),
             help: Some(code.help().to_string()),
             expansion: Vec::new(),
-            whole_file: false,
+            place: Place::Span,
         }
     }
 
     /// An error about a whole file, not a place in it.
     pub fn about_file(code: Code, file: FileId, message: impl std::fmt::Display) -> Diagnostic {
         Diagnostic {
-            whole_file: true,
+            place: Place::WholeFile,
             ..Diagnostic::error(code, Span::new(file, 0..0), message)
+        }
+    }
+
+    /// An error in a file read whole, added to `sources` with its `text`:
+    /// at a 1-based `line` and `column` (as serde_json counts them) when
+    /// there is one and a text to show it in, else about the file.
+    pub fn in_file(
+        sources: &mut Sources,
+        code: Code,
+        name: &str,
+        text: Option<&str>,
+        at: Option<(usize, usize)>,
+        message: impl std::fmt::Display,
+    ) -> Diagnostic {
+        let file = SourceFile::new(name.to_string(), None, text.unwrap_or_default().to_string());
+        let place = at
+            .filter(|_| text.is_some())
+            .map(|(l, c)| file.char_at(l, c));
+        let id = sources.add(file);
+        match place {
+            Some(range) => Diagnostic::error(code, Span::new(id, range), message).label("here"),
+            None => Diagnostic::about_file(code, id, message),
+        }
+    }
+
+    /// An error about no file: an option, the environment, a terminal.
+    pub fn nowhere(code: Code, message: impl std::fmt::Display) -> Diagnostic {
+        Diagnostic {
+            place: Place::Nowhere,
+            ..Diagnostic::error(code, Span::default(), message)
         }
     }
 
@@ -120,7 +172,9 @@ impl Diagnostic {
     /// further on (its files appended to other [`Sources`]).
     pub fn shift_files(mut self, offset: u32) -> Diagnostic {
         let shift = |s: &mut Span| s.file.0 += offset;
-        shift(&mut self.primary.0);
+        if self.place != Place::Nowhere {
+            shift(&mut self.primary.0);
+        }
         self.labels.iter_mut().for_each(|(s, _)| shift(s));
         self.expansion.iter_mut().for_each(|(_, s)| shift(s));
         self

@@ -1,6 +1,6 @@
 //! Rendering diagnostics for terminals, with ariadne.
 
-use super::{Diagnostic, FileId, Severity, Sources, Span};
+use super::{Diagnostic, FileId, Place, Severity, Sources, Span};
 use ariadne::{Color, Config, Label, Report, ReportKind};
 use std::fmt::Write;
 
@@ -104,16 +104,16 @@ impl CharIndexes {
 }
 
 /// A diagnostic about a file with no text (one that could not be read),
-/// or about a whole file: there is no line to underline, so it is the
-/// header (with the file's name, for a whole file), then its notes and
-/// help, each on a line of its own.
+/// about a whole file, or about no file: there is no line to underline, so
+/// it is the header (with the file's name, for a whole file), then its
+/// notes and help, each on a line of its own.
 fn render_without_snippet(d: &Diagnostic, sources: &Sources, colour: bool) -> String {
     let (word, sgr) = match d.severity {
         Severity::Error => ("Error", "31"),
         Severity::Warning => ("Warning", "33"),
     };
     let header = format!("[{}] {word}:", d.code);
-    let message = if d.whole_file {
+    let message = if d.place == Place::WholeFile {
         format!("{}: {}", sources.get(d.primary.0.file).name, d.message)
     } else {
         d.message.clone()
@@ -145,7 +145,7 @@ fn render_one(d: &Diagnostic, sources: &Sources, colour: bool, chars: &mut CharI
         Color::Yellow
     };
     let (span, text) = &d.primary;
-    if d.whole_file || (sources.get(span.file).text.is_empty() && d.labels.is_empty()) {
+    if d.place != Place::Span || (sources.get(span.file).text.is_empty() && d.labels.is_empty()) {
         return render_without_snippet(d, sources, colour);
     }
     let mut report = Report::build(kind, (name(*span), range(*span)))

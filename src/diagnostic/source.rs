@@ -80,6 +80,26 @@ impl SourceFile {
         (line + 1, column + 1)
     }
 
+    /// The span of the character at a 1-based line and column, the column
+    /// counted in bytes as serde_json counts it (0 is the line's start);
+    /// a place past the text is the text's end.
+    pub fn char_at(&self, line: usize, column: usize) -> std::ops::Range<usize> {
+        let start = self
+            .line_starts
+            .get(line.saturating_sub(1))
+            .map_or(self.text.len(), |s| s + column.saturating_sub(1))
+            .min(self.text.len());
+        let start = (0..=start)
+            .rev()
+            .find(|&i| self.text.is_char_boundary(i))
+            .unwrap_or(0);
+        let end = self.text[start..]
+            .chars()
+            .next()
+            .map_or(start, |c| start + c.len_utf8());
+        start..end
+    }
+
     /// The text of a 1-based line, without its newline.
     pub fn line(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {

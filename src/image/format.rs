@@ -25,6 +25,7 @@ use super::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
     Segment, SourceMap,
 };
+use crate::diagnostic::{Code, Diagnose, Diagnostic, Sources};
 use crate::tree::{NodeTable, trees_from_nodes};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -126,25 +127,95 @@ struct SegmentJson {
     next: Option<u32>,
 }
 
-/// Why an image could not be read.
+/// Why an image could not be read or written: each kind is a diagnostic
+/// of its own code (`E10..`, see [`ImageError::code`]).
 #[derive(Debug, thiserror::Error)]
 pub enum ImageError {
-    /// The file could not be read or written.
-    #[error("{0}")]
-    Io(String),
+    /// The file could not be written.
+    #[error("{path}: {reason}")]
+    Write {
+        /// The file, as shown.
+        path: String,
+        /// Why.
+        reason: String,
+    },
     /// The file could not be read.
     #[error(transparent)]
     Read(#[from] crate::files::ReadError),
-    /// Not valid JSON, or not an image.
-    #[error("not a constree image: {0}")]
-    Json(String),
-    /// Valid JSON whose contents do not hold together.
+    /// Neither UTF-8 text nor the binary form.
+    #[error("not a constree image: not UTF-8 text (byte {byte} is not), nor a binary image")]
+    NotText {
+        /// The first byte that is not UTF-8.
+        byte: usize,
+    },
+    /// Not valid JSON, or not an image's fields.
+    #[error("not a constree image: {reason}")]
+    Json {
+        /// serde_json's words.
+        reason: String,
+        /// Its 1-based line and column.
+        at: (usize, usize),
+    },
+    /// Valid JSON whose contents do not hold together: what does not.
     #[error("corrupt image: {0}")]
     Corrupt(String),
     /// Another kind of file, or an image of a version this constree does
-    /// not read.
+    /// not read: which.
     #[error("{0}")]
     Unsupported(String),
+    /// An error of one file, with its text when the error has a place in it.
+    #[error("{name}: {error}")]
+    File {
+        /// The file, as shown.
+        name: String,
+        /// Its text, for a JSON error with a line and column.
+        text: Option<String>,
+        /// Why.
+        error: Box<ImageError>,
+    },
+}
+
+impl ImageError {
+    /// The code of its kind.
+    pub fn code(&self) -> Code {
+        match self {
+            ImageError::Write { .. } => Code::E1000,
+            ImageError::Read(_) => Code::E1001,
+            ImageError::NotText { .. } | ImageError::Json { .. } => Code::E1002,
+            ImageError::Unsupported(_) => Code::E1003,
+            ImageError::Corrupt(_) => Code::E1004,
+            ImageError::File { error, .. } => error.code(),
+        }
+    }
+
+    /// A serde_json error as a [`ImageError::Json`].
+    fn json(error: &serde_json::Error) -> ImageError {
+        ImageError::Json {
+            reason: error.to_string(),
+            at: (error.line(), error.column()),
+        }
+    }
+}
+
+impl Diagnose for ImageError {
+    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
+        let ImageError::File { name, text, error } = self else {
+            return vec![Diagnostic::nowhere(self.code(), self)];
+        };
+        let at = match error.as_ref() {
+            ImageError::Json { at, .. } => Some(*at),
+            _ => None,
+        };
+        let text = text.as_deref();
+        vec![Diagnostic::in_file(
+            sources,
+            error.code(),
+            name,
+            text,
+            at,
+            error,
+        )]
+    }
 }
 
 /// A versioned JSON file of another kind, or of a version not read.
@@ -309,7 +380,7 @@ pub fn to_json(image: &Image) -> String {
 pub fn from_json(text: &str) -> Result<Image, ImageError> {
     check_format(text, FORMAT, OLDEST..=VERSION, "image")
         .map_err(|e| ImageError::Unsupported(e.to_string()))?;
-    let file: File = serde_json::from_str(text).map_err(|e| ImageError::Json(e.to_string()))?;
+    let file: File = serde_json::from_str(text).map_err(|e| ImageError::json(&e))?;
     let trees = trees_from_nodes(&file.nodes).map_err(|e| ImageError::Corrupt(e.to_string()))?;
     let tree = |id: u64, what: &str| {
         trees.get(id as usize).cloned().ok_or_else(|| {
@@ -450,12 +521,7 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
             .iter()
             .map(|i| from_json(&i.to_string()))
             .collect::<Result<Vec<_>, ImageError>>()
-            .map_err(|e| match e {
-                ImageError::Json(m) | ImageError::Corrupt(m) | ImageError::Unsupported(m) => {
-                    ImageError::Corrupt(format!("an embedded image: {m}"))
-                }
-                io => io,
-            })?,
+            .map_err(|e| ImageError::Corrupt(format!("an embedded image: {e}")))?,
     })
 }
 
@@ -496,16 +562,27 @@ pub fn to_bytes(image: &Image, form: Form) -> Vec<u8> {
 /// Reads an image from the bytes of a `.ctm` file of either form, told
 /// apart by the binary form's first bytes, and says which it was.
 pub fn from_bytes(bytes: Vec<u8>) -> Result<(Image, Form), ImageError> {
+    decode(bytes).map_err(|(error, _)| error)
+}
+
+/// [`from_bytes`], giving with a JSON error that has a place the text it
+/// is in.
+fn decode(bytes: Vec<u8>) -> Result<(Image, Form), (ImageError, Option<String>)> {
     if super::binary::is_binary(&bytes) {
-        return Ok((super::binary::from_binary(&bytes)?, Form::Binary));
+        return Ok((
+            super::binary::from_binary(&bytes).map_err(|e| (e, None))?,
+            Form::Binary,
+        ));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
-        ImageError::Json(format!(
-            "not UTF-8 text (byte {} is not), nor a binary image",
-            e.utf8_error().valid_up_to()
-        ))
+        let byte = e.utf8_error().valid_up_to();
+        (ImageError::NotText { byte }, None)
     })?;
-    Ok((from_json(&text)?, Form::Json))
+    match from_json(&text) {
+        Ok(image) => Ok((image, Form::Json)),
+        Err(e @ ImageError::Json { .. }) => Err((e, Some(text))),
+        Err(e) => Err((e, None)),
+    }
 }
 
 /// Reads an image file of either form (`-` is standard input).
@@ -516,11 +593,10 @@ pub fn load(path: &Path) -> Result<Image, ImageError> {
 /// [`load`], also saying which form the file has.
 pub fn load_form(path: &Path) -> Result<(Image, Form), ImageError> {
     let bytes = crate::files::read_input(path)?;
-    let name = crate::files::display(path);
-    from_bytes(bytes).map_err(|e| match e {
-        ImageError::Json(m) => ImageError::Json(format!("{name}: {m}")),
-        ImageError::Corrupt(m) => ImageError::Corrupt(format!("{name}: {m}")),
-        io => io,
+    decode(bytes).map_err(|(error, text)| ImageError::File {
+        name: crate::files::display(path),
+        text,
+        error: Box::new(error),
     })
 }
 
@@ -531,6 +607,8 @@ pub fn save(image: &Image, path: &Path) -> Result<(), ImageError> {
 
 /// Writes an image to a file in a form, safely (see [`crate::files`]).
 pub fn save_as(image: &Image, path: &Path, form: Form) -> Result<(), ImageError> {
-    crate::files::write_output(path, &to_bytes(image, form))
-        .map_err(|e| ImageError::Io(format!("{}: {e}", path.display())))
+    crate::files::write_output(path, &to_bytes(image, form)).map_err(|e| ImageError::Write {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
 }

@@ -730,6 +730,11 @@ impl Checker<'_> {
             sources,
             diagnostics,
             ..
+        }
+        | ProgramError::Image {
+            sources,
+            diagnostics,
+            ..
         } = e
         {
             let offset = self.sources.borrow_mut().append(sources);

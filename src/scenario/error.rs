@@ -30,6 +30,16 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+impl crate::diagnostic::Diagnose for ScenarioError {
+    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
+        let offset = sources.append(self.sources.clone());
+        self.diagnostics
+            .iter()
+            .map(|d| d.clone().shift_files(offset))
+            .collect()
+    }
+}
+
 /// The errors that refuse a part of a scenario: one of the scenario's own,
 /// or a program's error followed by the assembler's diagnostics.
 #[derive(Debug)]
@@ -44,8 +54,17 @@ impl From<Diagnostic> for Refused {
 /// A robot's program that cannot be loaded.
 #[derive(Debug, Clone)]
 pub enum ProgramError {
-    /// No such file, or an image that cannot be read: what is wrong.
-    Unreadable(String),
+    /// No such file or image: what is missing.
+    Missing(String),
+    /// An image that cannot be read: its diagnostics (`E10..`).
+    Image {
+        /// The image's path, as shown.
+        path: String,
+        /// The files they point into.
+        sources: Sources,
+        /// The image's errors.
+        diagnostics: Vec<Diagnostic>,
+    },
     /// A source that does not assemble, or that warns under
     /// `--deny warnings`: its diagnostics.
     Assembly {
@@ -64,7 +83,8 @@ impl ProgramError {
     /// The headline: what is wrong with the program.
     pub fn headline(&self) -> String {
         match self {
-            ProgramError::Unreadable(message) => message.clone(),
+            ProgramError::Missing(message) => message.clone(),
+            ProgramError::Image { path, .. } => format!("{path} cannot be loaded"),
             ProgramError::Assembly {
                 path, denied: true, ..
             } => format!("{path} has warnings, and warnings are denied (--deny warnings)"),
@@ -76,8 +96,13 @@ impl ProgramError {
 impl fmt::Display for ProgramError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProgramError::Unreadable(message) => f.write_str(message),
-            ProgramError::Assembly {
+            ProgramError::Missing(message) => f.write_str(message),
+            ProgramError::Image {
+                sources,
+                diagnostics,
+                ..
+            }
+            | ProgramError::Assembly {
                 sources,
                 diagnostics,
                 ..
@@ -93,7 +118,20 @@ impl std::error::Error for ProgramError {}
 
 impl From<String> for ProgramError {
     fn from(message: String) -> ProgramError {
-        ProgramError::Unreadable(message)
+        ProgramError::Missing(message)
+    }
+}
+
+impl From<(&std::path::Path, crate::image::format::ImageError)> for ProgramError {
+    /// An image that cannot be read, at a path.
+    fn from((path, error): (&std::path::Path, crate::image::format::ImageError)) -> ProgramError {
+        let mut sources = Sources::default();
+        let diagnostics = crate::diagnostic::Diagnose::diagnose(&error, &mut sources);
+        ProgramError::Image {
+            path: path.display().to_string(),
+            sources,
+            diagnostics,
+        }
     }
 }
 

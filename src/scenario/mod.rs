@@ -287,8 +287,7 @@ pub fn load_program_denying(
     deny_warnings: bool,
 ) -> Result<Image, ProgramError> {
     if path.extension().is_some_and(|e| e == "ctm") {
-        return crate::image::format::load(path)
-            .map_err(|e| ProgramError::Unreadable(e.to_string()));
+        return crate::image::format::load(path).map_err(|e| ProgramError::from((path, e)));
     }
     let assembly = crate::asm::assemble_file(loader, path);
     let denied = deny_warnings && !assembly.diagnostics.is_empty() && !assembly.has_errors();
@@ -382,7 +381,7 @@ impl Scenario {
         let programs = |program: &str| {
             let path = dir.join(program);
             if !path.is_file() {
-                return Err(ProgramError::Unreadable(format!(
+                return Err(ProgramError::Missing(format!(
                     "there is no program file {}",
                     path.display()
                 )));

@@ -16,6 +16,7 @@
 //!  "steps": [[[0, {"robots": […], "items": […]}], [1, {}]], …]}
 //! ```
 
+use crate::diagnostic::{Code, Diagnose, Diagnostic, Sources};
 use crate::image::Image;
 use crate::image::format::check_format;
 use crate::machine::Register;
@@ -202,10 +203,81 @@ enum ItemJson {
     Shield,
 }
 
-/// Why a replay could not be read or written.
+/// Why a replay could not be read or written: each kind is a diagnostic
+/// of its own code (`E110.`, see [`ReplayError::code`]).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ReplayError(pub String);
+pub enum ReplayError {
+    /// The file could not be written.
+    #[error("{path}: {reason}")]
+    Write {
+        /// The file, as shown.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
+    /// A file of another format, or a replay of a version not read.
+    #[error(transparent)]
+    Unsupported(#[from] crate::image::format::FormatError),
+    /// Not valid JSON, or not a replay's fields.
+    #[error("not a constree replay: {reason}")]
+    Json {
+        /// serde_json's words.
+        reason: String,
+        /// Its 1-based line and column.
+        at: (usize, usize),
+    },
+    /// Valid JSON whose contents do not hold together: what does not.
+    #[error("corrupt replay: {0}")]
+    Corrupt(String),
+    /// An error of one file, with its text when the error has a place in it.
+    #[error("{name}: {error}")]
+    File {
+        /// The file, as shown.
+        name: String,
+        /// Its text, for a JSON error with a line and column.
+        text: Option<String>,
+        /// Why.
+        error: Box<ReplayError>,
+    },
+}
+
+impl ReplayError {
+    /// The code of its kind.
+    pub fn code(&self) -> Code {
+        match self {
+            ReplayError::Write { .. } => Code::E1100,
+            ReplayError::Read(_) => Code::E1101,
+            ReplayError::Json { .. } => Code::E1102,
+            ReplayError::Unsupported(_) => Code::E1103,
+            ReplayError::Corrupt(_) => Code::E1104,
+            ReplayError::File { error, .. } => error.code(),
+        }
+    }
+}
+
+impl Diagnose for ReplayError {
+    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
+        let ReplayError::File { name, text, error } = self else {
+            return vec![Diagnostic::nowhere(self.code(), self)];
+        };
+        let at = match error.as_ref() {
+            ReplayError::Json { at, .. } => Some(*at),
+            _ => None,
+        };
+        let text = text.as_deref();
+        vec![Diagnostic::in_file(
+            sources,
+            error.code(),
+            name,
+            text,
+            at,
+            error,
+        )]
+    }
+}
 
 fn item_json(item: &Item, table: &mut NodeTable) -> ItemJson {
     match item {
@@ -259,7 +331,7 @@ impl Reader {
         self.trees
             .get(id as usize)
             .cloned()
-            .ok_or_else(|| ReplayError(format!("corrupt replay: node {id} does not exist")))
+            .ok_or_else(|| ReplayError::Corrupt(format!("node {id} does not exist")))
     }
 
     fn item(&self, i: &ItemJson) -> Result<Item, ReplayError> {
@@ -431,24 +503,25 @@ impl Replay {
 
     /// Reads a replay from its JSON text, checking that it holds together.
     pub fn from_json(text: &str) -> Result<Replay, ReplayError> {
-        check_format(text, FORMAT, OLDEST..=VERSION, "replay")
-            .map_err(|e| ReplayError(e.to_string()))?;
-        let file: File = serde_json::from_str(text)
-            .map_err(|e| ReplayError(format!("not a constree replay: {e}")))?;
-        let trees = trees_from_nodes(&file.nodes)
-            .map_err(|e| ReplayError(format!("corrupt replay: {e}")))?;
+        check_format(text, FORMAT, OLDEST..=VERSION, "replay")?;
+        let file: File = serde_json::from_str(text).map_err(|e| ReplayError::Json {
+            reason: e.to_string(),
+            at: (e.line(), e.column()),
+        })?;
+        let trees =
+            trees_from_nodes(&file.nodes).map_err(|e| ReplayError::Corrupt(e.to_string()))?;
         let reader = Reader { trees };
         let mut replay = Replay::new(file.name, file.scenario, Vec::new());
         if let Some(start) = &file.start {
             let shape = Shape::new(start.dims, start.wrap)
-                .map_err(|e| ReplayError(format!("corrupt replay: the start: {e}")))?;
+                .map_err(|e| ReplayError::Corrupt(format!("the start: {e}")))?;
             let cells = start
                 .cells
                 .iter()
                 .map(|c| reader.cell(c))
                 .collect::<Result<Vec<Cell>, _>>()?;
             let mut world = World::new(shape, cells)
-                .map_err(|e| ReplayError(format!("corrupt replay: the start: {e}")))?;
+                .map_err(|e| ReplayError::Corrupt(format!("the start: {e}")))?;
             replay.push(&world);
             // One world is kept as it changes: the changes of each step are
             // all that is stored (those that change nothing are dropped).
@@ -457,8 +530,8 @@ impl Replay {
                     .iter()
                     .map(|(cell, square)| {
                         if *cell >= world.cells.len() {
-                            return Err(ReplayError(format!(
-                                "corrupt replay: step {}: there is no cell {cell}",
+                            return Err(ReplayError::Corrupt(format!(
+                                "step {}: there is no cell {cell}",
                                 k + 1
                             )));
                         }
@@ -477,8 +550,8 @@ impl Replay {
             }
             replay.last = Some(world);
         } else if !file.steps.is_empty() {
-            return Err(ReplayError(
-                "corrupt replay: steps without a starting world".into(),
+            return Err(ReplayError::Corrupt(
+                "steps without a starting world".into(),
             ));
         }
         replay.images = file
@@ -488,10 +561,7 @@ impl Replay {
                 crate::image::format::from_json(&e.image.to_string())
                     .map(|image| (e.program.clone(), image))
                     .map_err(|err| {
-                        ReplayError(format!(
-                            "corrupt replay: the image of `{}`: {err}",
-                            e.program
-                        ))
+                        ReplayError::Corrupt(format!("the image of `{}`: {err}", e.program))
                     })
             })
             .collect::<Result<_, _>>()?;
@@ -512,14 +582,21 @@ impl Replay {
 
     /// Reads a replay file.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = crate::files::read_input_text(path).map_err(|e| ReplayError(e.to_string()))?;
-        Replay::from_json(&text)
-            .map_err(|e| ReplayError(format!("{}: {}", crate::files::display(path), e.0)))
+        let text = crate::files::read_input_text(path)?;
+        Replay::from_json(&text).map_err(|error| ReplayError::File {
+            name: crate::files::display(path),
+            text: matches!(error, ReplayError::Json { .. }).then(|| text.clone()),
+            error: Box::new(error),
+        })
     }
 
     /// Writes a replay file, safely (see [`crate::files`]).
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        crate::files::write_output(path, self.to_json().as_bytes())
-            .map_err(|e| ReplayError(format!("{}: {e}", path.display())))
+        crate::files::write_output(path, self.to_json().as_bytes()).map_err(|e| {
+            ReplayError::Write {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            }
+        })
     }
 }

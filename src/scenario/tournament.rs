@@ -38,7 +38,8 @@ pub mod shard;
 use super::game::score_players;
 use super::random::SplitMix64;
 use super::replay::Replay;
-use super::{OverCap, Placement, Player, Scenario, Scoring};
+use super::{OverCap, Placement, Player, Scenario, ScenarioError, Scoring};
+use crate::diagnostic::{Code, Diagnose, Diagnostic, Sources};
 use crate::encoding::Encode;
 use crate::image::Image;
 use crate::image::format::{from_json, to_json};
@@ -73,10 +74,71 @@ pub struct Entrant {
     pub image: Image,
 }
 
-/// Why a tournament cannot be set up or played.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct TournamentError(pub String);
+/// Why a tournament cannot be set up or played: each kind is a
+/// diagnostic of its own code (`E111.`, see [`TournamentError::code`]).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum TournamentError {
+    /// The scenario and the players do not make a tournament.
+    #[error("{file}: {reason}")]
+    Setup {
+        /// The scenario, as shown.
+        file: String,
+        /// What is missing or wrong.
+        reason: String,
+    },
+    /// A player's program does not fit the scenario's slots.
+    #[error("player {player}: {reason}")]
+    Player {
+        /// The player's name.
+        player: String,
+        /// Why.
+        reason: String,
+    },
+    /// A number of threads out of range, or threads that cannot start.
+    #[error("{0}")]
+    Threads(String),
+    /// A round the tournament does not have.
+    #[error("there is no round {round} (rounds 1 to {rounds})")]
+    NoRound {
+        /// The round asked for.
+        round: usize,
+        /// The tournament's rounds.
+        rounds: usize,
+    },
+    /// Shard results that do not merge: why.
+    #[error("{0}")]
+    Shards(String),
+    /// The scenario does not load again on a thread: its errors.
+    #[error(transparent)]
+    Scenario(Box<ScenarioError>),
+}
+
+impl TournamentError {
+    /// The code of its kind (a scenario's errors have their own codes).
+    pub fn code(&self) -> Option<Code> {
+        match self {
+            TournamentError::Setup { .. } => Some(Code::E1110),
+            TournamentError::Player { .. } => Some(Code::E1111),
+            TournamentError::Threads(_) => Some(Code::E1112),
+            TournamentError::NoRound { .. } => Some(Code::E1113),
+            TournamentError::Shards(_) => Some(Code::E1114),
+            TournamentError::Scenario(_) => None,
+        }
+    }
+}
+
+impl Diagnose for TournamentError {
+    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
+        match self {
+            TournamentError::Scenario(e) => e.diagnose(sources),
+            _ => self
+                .code()
+                .map(|code| Diagnostic::nowhere(code, self))
+                .into_iter()
+                .collect(),
+        }
+    }
+}
 
 /// A tournament ready to play, in a form every thread can load.
 #[derive(Debug, Clone)]
@@ -190,7 +252,12 @@ impl Tournament {
         rounds: usize,
         seed: u64,
     ) -> Result<Tournament, TournamentError> {
-        let fail = |m: String| Err(TournamentError(format!("{}: {m}", scenario.file)));
+        let fail = |reason: String| {
+            Err(TournamentError::Setup {
+                file: scenario.file.clone(),
+                reason,
+            })
+        };
         if scenario.slots.is_empty() {
             return fail("the scenario has no [[slot]] for the players' robots".into());
         }
@@ -221,8 +288,10 @@ impl Tournament {
             }
         }
         for p in players {
-            check_player(scenario, p)
-                .map_err(|m| TournamentError(format!("player {}: {m}", p.name)))?;
+            check_player(scenario, p).map_err(|e| TournamentError::Player {
+                player: p.name.clone(),
+                reason: e.to_string(),
+            })?;
         }
         Ok(Tournament {
             name: scenario.name.clone(),
@@ -293,14 +362,14 @@ impl Tournament {
         on_round: &(dyn Fn() + Sync),
     ) -> Result<Vec<RoundResult>, TournamentError> {
         if jobs.is_some_and(|j| j == 0 || j > MAX_JOBS) {
-            return Err(TournamentError(format!(
+            return Err(TournamentError::Threads(format!(
                 "a tournament runs on 1 to {MAX_JOBS} threads"
             )));
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.unwrap_or(0))
             .build()
-            .map_err(|e| TournamentError(format!("cannot start the threads: {e}")))?;
+            .map_err(|e| TournamentError::Threads(format!("cannot start the threads: {e}")))?;
         let results: Vec<Result<RoundResult, TournamentError>> = pool.install(|| {
             which
                 .into_par_iter()
@@ -325,10 +394,10 @@ impl Tournament {
 
     fn check_round(&self, round: usize) -> Result<(), TournamentError> {
         if round == 0 || round > self.rounds {
-            return Err(TournamentError(format!(
-                "there is no round {round} (rounds 1 to {})",
-                self.rounds
-            )));
+            return Err(TournamentError::NoRound {
+                round,
+                rounds: self.rounds,
+            });
         }
         Ok(())
     }
@@ -360,22 +429,25 @@ impl Tournament {
     /// The scenario and players loaded on this thread.
     fn arena(&self) -> Result<Arena, TournamentError> {
         let programs = |name: &str| {
-            self.programs
+            let (_, json) = self
+                .programs
                 .iter()
                 .find(|(n, _)| n == name)
-                .ok_or_else(|| format!("no image of {name}"))
-                .and_then(|(_, json)| from_json(json).map_err(|e| e.to_string()))
-                .map_err(super::ProgramError::Unreadable)
+                .ok_or_else(|| super::ProgramError::Missing(format!("no image of {name}")))?;
+            from_json(json).map_err(|e| super::ProgramError::from((std::path::Path::new(name), e)))
         };
         let scenario = Scenario::from_text(&self.file, &self.text, &programs)
-            .map_err(|e| TournamentError(e.to_string()))?;
+            .map_err(|e| TournamentError::Scenario(Box::new(e)))?;
         let players = self
             .players
             .iter()
             .map(|(name, json)| {
                 from_json(json)
                     .map(|image| (name.clone(), image))
-                    .map_err(|e| TournamentError(format!("player {name}: {e}")))
+                    .map_err(|e| TournamentError::Player {
+                        player: name.clone(),
+                        reason: e.to_string(),
+                    })
             })
             .collect::<Result<_, _>>()?;
         Ok(Arena {
@@ -389,7 +461,10 @@ impl Tournament {
     /// round's seed, a `[[robot]]` for each player's robot at its starting
     /// square and a `[[player]]` with its home squares and colour.
     fn round_text(&self, arena: &Arena, setup: &Setup) -> Result<String, TournamentError> {
-        let corrupt = |e: String| TournamentError(format!("{}: {e}", self.file));
+        let corrupt = |reason: String| TournamentError::Setup {
+            file: self.file.clone(),
+            reason,
+        };
         let mut table: toml::Table =
             toml::from_str(&self.text).map_err(|e| corrupt(e.to_string()))?;
         let slots = table

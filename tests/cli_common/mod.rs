@@ -90,3 +90,13 @@ pub fn example(path: &str) -> PathBuf {
 pub fn load(path: &Path) -> constree::scenario::Scenario {
     constree::scenario::Scenario::load(path, None).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// What a command prints for an error of the command line's own that has
+/// no place (a code of `E12..` or an input's): the header with its code,
+/// the code's help line and the summary.
+pub fn placeless_error(code: constree::diagnostic::Code, message: &str) -> String {
+    format!(
+        "[{code}] Error: {message}\n   = Help: {}\n1 error, 0 warnings\n",
+        code.help()
+    )
+}

@@ -115,10 +115,11 @@ fn capabilities() -> ServerCapabilities {
 
 /// The handshake, then every message until `shutdown` and `exit`.
 fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, Failure> {
-    let capabilities = serde_json::to_value(capabilities())?;
+    let capabilities =
+        serde_json::to_value(capabilities()).map_err(|e| Failure::Protocol(e.to_string()))?;
     connection
         .initialize(capabilities)
-        .map_err(|e| Failure(format!("the client did not initialize the server: {e}")))?;
+        .map_err(|e| Failure::Protocol(format!("the client did not initialize the server: {e}")))?;
     let mut server = Server {
         documents: HashMap::new(),
         stdlib,
@@ -129,7 +130,7 @@ fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, F
             Message::Request(request) => {
                 if connection
                     .handle_shutdown(&request)
-                    .map_err(|e| Failure(format!("during shutdown: {e}")))?
+                    .map_err(|e| Failure::Protocol(format!("during shutdown: {e}")))?
                 {
                     return Ok(ExitCode::SUCCESS);
                 }
@@ -142,17 +143,19 @@ fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, F
                             "the server failed on this request".into(),
                         )
                     });
-                connection.sender.send(response.into())?;
+                send(connection, response.into())?;
             }
             Message::Notification(notification) if notification.method == "exit" => {
-                return Err(Failure("the client sent `exit` before `shutdown`".into()));
+                return Err(Failure::Protocol(
+                    "the client sent `exit` before `shutdown`".into(),
+                ));
             }
             Message::Notification(notification) => {
                 let method = notification.method.clone();
                 match catch_unwind(AssertUnwindSafe(|| server.notification(notification))) {
                     Ok(Ok(published)) => {
                         for message in published {
-                            connection.sender.send(message.into())?;
+                            send(connection, message.into())?;
                         }
                     }
                     Ok(Err(reason)) => eprintln!("constree lsp: {method}: {reason}"),
@@ -162,9 +165,17 @@ fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, F
             Message::Response(_) => {}
         }
     }
-    Err(Failure(
+    Err(Failure::Protocol(
         "the client closed the connection without `shutdown`".into(),
     ))
+}
+
+/// Sends a message to the client.
+fn send(connection: &Connection, message: Message) -> Result<(), Failure> {
+    connection
+        .sender
+        .send(message)
+        .map_err(|e| Failure::Protocol(e.to_string()))
 }
 
 /// Why a notification from the client is not acted on (the server says so

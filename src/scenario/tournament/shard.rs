@@ -182,7 +182,7 @@ impl ShardInfo {
 /// tournaments, a shard given twice or missing, and rounds that are not
 /// the shard's (numbers, seeds, players).
 pub fn merge(shards: &[(String, Outcome)]) -> Result<Outcome, TournamentError> {
-    let fail = |m: String| Err(TournamentError(m));
+    let fail = |m: String| Err(TournamentError::Shards(m));
     let mut infos = Vec::with_capacity(shards.len());
     for (file, outcome) in shards {
         let Some(info) = &outcome.shard else {
@@ -191,7 +191,7 @@ pub fn merge(shards: &[(String, Outcome)]) -> Result<Outcome, TournamentError> {
                  `constree tournament --shard K/N --format json` prints them"
             ));
         };
-        check_info(info).map_err(|m| TournamentError(format!("{file}: {m}")))?;
+        check_info(info).map_err(|m| TournamentError::Shards(format!("{file}: {m}")))?;
         infos.push(info);
     }
     let Some(((first_file, first), first_info)) = shards.iter().zip(&infos).next() else {
@@ -239,7 +239,8 @@ pub fn merge(shards: &[(String, Outcome)]) -> Result<Outcome, TournamentError> {
     let mut rounds = Vec::with_capacity(first_info.rounds);
     for k in by_index.into_iter().flatten() {
         let (file, outcome) = &shards[k];
-        check_rounds(outcome, infos[k]).map_err(|m| TournamentError(format!("{file}: {m}")))?;
+        check_rounds(outcome, infos[k])
+            .map_err(|m| TournamentError::Shards(format!("{file}: {m}")))?;
         rounds.extend(outcome.rounds.iter().cloned());
     }
     Ok(Outcome {
