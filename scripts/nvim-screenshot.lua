@@ -28,6 +28,8 @@ end
 if os.getenv("CONSTREE_SHOT") == "hover" then
   local row, col = os.getenv("CONSTREE_SHOT_CURSOR"):match("^(%d+),(%d+)$")
   vim.api.nvim_win_set_cursor(0, { tonumber(row), tonumber(col) })
+  vim.lsp.handlers["textDocument/hover"] =
+    vim.lsp.with(vim.lsp.handlers.hover, { border = "rounded" })
   vim.lsp.buf.hover()
 else
   local first = vim.diagnostic.get(0)[1]

@@ -14,7 +14,7 @@ out=${2:?usage: $0 diagnostic|hover OUT.png}
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 root=$(cd "$(dirname "$0")/.." && pwd)
 constree=${CONSTREE:-$root/target/release/constree}
-work=$(mktemp -d)
+work=$(mktemp -d /tmp/bots.XXXX)
 trap 'rm -rf "$work"' EXIT
 
 cat > "$work/bot.cta" <<'CTA'

@@ -134,7 +134,6 @@ fn the_diagnostic_arrives_in_neovim() {
 }
 
 #[test]
-#[ignore = "go to definition is not served yet (branch lsp21 adds it)"]
 fn go_to_definition_moves_the_cursor_to_the_label_in_neovim() {
     if !nvim_available() {
         return;
