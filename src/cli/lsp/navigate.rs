@@ -13,8 +13,9 @@ use crate::asm::index::{Detail, Occurrence, Symbol};
 use crate::asm::resolve::Opcode;
 use lsp_types::{
     DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
-    GotoDefinitionResponse, Location, ReferenceParams, RenameParams, SymbolKind,
-    TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit,
+    GotoDefinitionResponse, Location, ReferenceParams, RenameParams, SymbolInformation, SymbolKind,
+    TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit, WorkspaceSymbolParams,
+    WorkspaceSymbolResponse,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -214,6 +215,47 @@ impl Server {
             })
             .collect();
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+}
+
+/// At most this many symbols answer `workspace/symbol`.
+const MOST_WORKSPACE_SYMBOLS: usize = 500;
+
+impl Server {
+    /// `workspace/symbol`: the registers, labels, macros and constants of
+    /// every open document's last check whose name holds the query (any
+    /// case), each once, at most [`MOST_WORKSPACE_SYMBOLS`].
+    pub(super) fn workspace_symbols(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>, RequestError> {
+        let query = params.query.to_lowercase();
+        let mut seen = HashSet::new();
+        let mut found = Vec::new();
+        for analysis in self.documents.values().filter_map(|d| d.analysis.as_ref()) {
+            let mut locator = Locator::new(analysis, &self.stdlib_folder);
+            for (id, s) in analysis.index.symbols.iter().enumerate() {
+                let wanted = !s.local
+                    && !matches!(s.detail, Detail::Module { .. })
+                    && s.name.to_lowercase().contains(&query);
+                let Some(span) = s.definition.filter(|_| wanted) else {
+                    continue;
+                };
+                if found.len() == MOST_WORKSPACE_SYMBOLS || !seen.insert(key(analysis, id)) {
+                    continue;
+                }
+                #[allow(deprecated)]
+                found.push(SymbolInformation {
+                    name: s.name.clone(),
+                    kind: symbol_kind(s),
+                    tags: None,
+                    deprecated: None,
+                    location: locator.location(span)?,
+                    container_name: None,
+                });
+            }
+        }
+        Ok(Some(WorkspaceSymbolResponse::Flat(found)))
     }
 }
 
