@@ -283,6 +283,23 @@ pub fn check_format(
 
 /// The JSON text of an image.
 pub fn to_json(image: &Image) -> String {
+    let mut text = serde_json::to_string(&json_file(image)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Writes the JSON text of an image ([`to_json`]'s bytes) to `out` as it is
+/// made, without holding the whole text in memory.
+fn write_json(image: &Image, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer(&mut out, &json_file(image))?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// The JSON object of an image.
+fn json_file(image: &Image) -> File {
     let mut table = NodeTable::default();
     let registers = image
         .registers
@@ -293,7 +310,7 @@ pub fn to_json(image: &Image) -> String {
             contents: table.id(&r.contents),
         })
         .collect();
-    let file = File {
+    File {
         format: FORMAT.into(),
         version: VERSION,
         compiler: image.compiler.clone(),
@@ -370,10 +387,7 @@ pub fn to_json(image: &Image) -> String {
             .iter()
             .map(|i| serde_json::from_str(&to_json(i)).unwrap_or_default())
             .collect(),
-    };
-    let mut text = serde_json::to_string(&file).unwrap_or_default();
-    text.push('\n');
-    text
+    }
 }
 
 /// Reads an image from its JSON text, checking that it holds together.
@@ -607,7 +621,11 @@ pub fn save(image: &Image, path: &Path) -> Result<(), ImageError> {
 
 /// Writes an image to a file in a form, safely (see [`crate::files`]).
 pub fn save_as(image: &Image, path: &Path, form: Form) -> Result<(), ImageError> {
-    crate::files::write_output(path, &to_bytes(image, form)).map_err(|e| ImageError::Write {
+    let written = match form {
+        Form::Json => crate::files::write_output_with(path, |f| write_json(image, f)),
+        Form::Binary => crate::files::write_output(path, &super::binary::to_binary(image)),
+    };
+    written.map_err(|e| ImageError::Write {
         path: path.display().to_string(),
         reason: e.to_string(),
     })
