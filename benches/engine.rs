@@ -4,7 +4,7 @@
 
 mod reference;
 
-use constree::machine::{Outcome, run_for};
+use constree::machine::{Outcome, run_capped, run_for};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use reference::{digest, steps};
 use std::hint::black_box;
@@ -22,6 +22,14 @@ fn machine(c: &mut Criterion) {
         b.iter_batched_ref(
             || memory.clone(),
             |m| run_for(black_box(ticks as i64), m).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    // `machine run`'s way: the machine-private arena, with no node cap.
+    group.bench_function("bench_machine_loop/1e6 ticks, arena", |b| {
+        b.iter_batched_ref(
+            || memory.clone(),
+            |m| run_capped(m, black_box(ticks), u64::MAX),
             BatchSize::SmallInput,
         )
     });

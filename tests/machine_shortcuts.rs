@@ -1,14 +1,17 @@
 //! The machine's exact shortcuts: the cycle fast path
 //! (`constree::machine::run_for_with`) ends every run in exactly the
-//! plain run's state, and `run_capped` stops where a test before every
-//! tick stops.
+//! plain run's state; `run_capped` (the machine-private arena) stops where
+//! a test before every tick stops, and ends where a plain interpreter of
+//! the report's semantics, written out here, ends.
 
-use constree::encoding::Encode;
+use constree::encoding::{Decode, Encode};
 use constree::machine::{
-    Instruction, MAX_SPAN, Memory, Register, run_capped, run_for_with, run_until,
+    Instruction, MAX_SPAN, MachineError, Memory, Pause, Register, run_capped, run_for_with,
+    run_until,
 };
 use constree::tree::Tree;
 use proptest::prelude::*;
+use std::collections::HashSet;
 
 /// Registers of the random memories: 0 the program, 1 and 2 data, 3 and 4
 /// code to jump to, 5 data, 6 always Nil (its limit is 0).
@@ -44,9 +47,7 @@ fn instruction() -> impl Strategy<Value = Instruction> {
     ]
 }
 
-/// A memory to build: plain data, so that two runs can start from
-/// memories that share no node (the nodes alive, which `run_capped`
-/// counts, then depend on one run only).
+/// A memory to build: a program, data and code to jump to.
 #[derive(Debug, Clone)]
 struct Spec {
     program: Vec<Instruction>,
@@ -127,16 +128,123 @@ proptest! {
         cap in 0u64..30,
     ) {
         let mut tested = spec.build();
-        let mut capped = spec.build();
-        let start = constree::tree::nodes_alive();
-        let mut over = |_: &Tree, _: &[Register]| {
-            constree::tree::nodes_alive().saturating_sub(start) > cap
+        let mut capped = tested.clone();
+        // Held to the end, so that no node of the start is freed and its
+        // address taken by a node the run builds.
+        let start = tested.clone();
+        let initial = reachable(&start, None, &HashSet::new());
+        let mut over = |program: &Tree, memory: &[Register]| {
+            reachable(memory, Some(program), &initial).len() as u64 > cap
         };
         let expected = run_until(&mut tested, budget, false, &mut over);
         let got = run_capped(&mut capped, budget, cap);
         prop_assert_eq!(got, expected);
         prop_assert_eq!(capped, tested);
     }
+
+    #[test]
+    fn run_capped_ends_where_a_plain_interpreter_ends(
+        spec in memory(),
+        budget in prop_oneof![0u64..3000, 30_000u64..40_000],
+    ) {
+        let mut capped = spec.build();
+        let mut plain = capped.clone();
+        let expected = interpret(&mut plain, budget);
+        let got = run_capped(&mut capped, budget, u64::MAX);
+        prop_assert_eq!(got, expected);
+        prop_assert_eq!(capped, plain);
+    }
+}
+
+/// The distinct nodes reachable from the memory's registers (register 0,
+/// when `program` is given, from it instead), but those in `known`.
+fn reachable(
+    memory: &[Register],
+    program: Option<&Tree>,
+    known: &HashSet<usize>,
+) -> HashSet<usize> {
+    let mut seen = HashSet::new();
+    let mut pending: Vec<&Tree> = memory.iter().map(|r| &r.contents).collect();
+    if let Some(program) = program {
+        pending[0] = program;
+    }
+    while let Some(tree) = pending.pop() {
+        if let Some((front, back)) = tree.split()
+            && !known.contains(&tree.node_id())
+            && seen.insert(tree.node_id())
+        {
+            pending.push(front);
+            pending.push(back);
+        }
+    }
+    seen
+}
+
+/// The report's `runFor`, tick by tick on plain trees, as the report
+/// writes it: pop the instruction (`BadInstruction` with the whole
+/// program when it is none), then `execute` with `getTree` and `setTree`.
+/// The ticks run and why it stopped, as `run_capped` says it.
+fn interpret(memory: &mut [Register], budget: u64) -> (u64, Pause) {
+    fn get(memory: &[Register], r: i64) -> Result<Tree, MachineError> {
+        usize::try_from(r)
+            .ok()
+            .and_then(|i| memory.get(i))
+            .map(|register| register.contents.clone())
+            .ok_or(MachineError::NoSuchRegister(r))
+    }
+    fn set(memory: &mut [Register], r: i64, tree: Tree) -> Result<(), MachineError> {
+        let register = usize::try_from(r)
+            .ok()
+            .and_then(|i| memory.get_mut(i))
+            .ok_or(MachineError::NoSuchRegister(r))?;
+        if register.limit < 0 || tree.size() > register.limit as u64 {
+            return Err(MachineError::OutOfMemory(r));
+        }
+        register.contents = tree;
+        Ok(())
+    }
+    fn execute(memory: &mut [Register], instruction: Instruction) -> Result<(), MachineError> {
+        match instruction {
+            Instruction::Nilify(t) => set(memory, t, Tree::NIL),
+            Instruction::Construct(f, b, t) => {
+                let tree = Tree::cons(get(memory, f)?, get(memory, b)?);
+                set(memory, t, tree)
+            }
+            Instruction::Deconstruct(s, f, b) => {
+                let source = get(memory, s)?;
+                let (front, back) = source.split().ok_or(MachineError::DeconstructNil(s))?;
+                set(memory, f, front.clone())?;
+                set(memory, b, back.clone())
+            }
+            Instruction::CopyIfNil(t, s, g) => {
+                if get(memory, t)?.is_nil() {
+                    let source = get(memory, s)?;
+                    set(memory, g, source)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+    for ticks in 0..budget {
+        let Some(program) = memory.first().map(|r| r.contents.clone()) else {
+            return (ticks, Pause::Halted);
+        };
+        let Some((head, rest)) = program.split() else {
+            return (ticks, Pause::Halted);
+        };
+        let Some(instruction) = Instruction::decode(head) else {
+            return (
+                ticks,
+                Pause::Failed(MachineError::BadInstruction(program.clone())),
+            );
+        };
+        memory[0].contents = rest.clone();
+        if let Err(e) = execute(memory, instruction) {
+            return (ticks, Pause::Failed(e));
+        }
+    }
+    (budget, Pause::Budget)
 }
 
 /// `wait_step`'s loop: `copyifnil out, ready, prog` then `copyifnil zero,
@@ -190,4 +298,115 @@ fn a_cycle_longer_than_the_span_runs_in_full_with_the_same_result() {
     let skipped = run_for_with(speed, &mut memory, true);
     assert_eq!(skipped, run_for_with(speed, &mut plain, false));
     assert_eq!(memory, plain);
+}
+
+/// A spine of `n` conses down the fronts (a left spine), the deepest
+/// shape for anything that would recurse.
+fn left_spine(n: usize) -> Tree {
+    (0..n).fold(Tree::NIL, |t, _| Tree::cons(t, Tree::NIL))
+}
+
+/// A tree of 2^levels - 1 logical conses and `levels` distinct nodes.
+fn doubling(levels: usize) -> Tree {
+    (0..levels).fold(Tree::NIL, |t, _| Tree::cons(t.clone(), t))
+}
+
+#[test]
+fn run_capped_collects_garbage_and_gives_back_the_memorys_own_trees() {
+    // `construct 2 = cons(1, 1)` then a jump back, a million times: a
+    // node a tick, each garbage the next turn, so the arena is collected
+    // many times. Registers 4 and 5 hold a deep spine and a tree of 2^60
+    // logical conses that the run never touches, and register 1 a shared
+    // tree the run conses onto.
+    let code = vec![
+        Instruction::Construct(1, 1, 2),
+        Instruction::CopyIfNil(6, 3, 0),
+    ]
+    .encode();
+    let spine = left_spine(1_000_000);
+    let shared = doubling(60);
+    let memory: Memory = vec![
+        Register::new(100, code.clone()),
+        Register::new(i64::MAX, shared.clone()),
+        Register::new(i64::MAX, Tree::NIL),
+        Register::new(100, code),
+        Register::new(i64::MAX, spine.clone()),
+        Register::new(i64::MAX, shared.clone()),
+        Register::new(0, Tree::NIL),
+    ];
+    let mut plain = memory.clone();
+    let mut capped = memory;
+    let expected = run_for_with(2_000_001, &mut plain, false).unwrap();
+    assert_eq!(
+        run_capped(&mut capped, 2_000_001, u64::MAX),
+        (expected.ticks, Pause::Budget)
+    );
+    assert_eq!(capped, plain);
+    assert!(capped[4].contents.ptr_eq(&spine));
+    assert!(capped[5].contents.ptr_eq(&shared));
+    assert!(capped[1].contents.ptr_eq(&shared));
+    let (front, back) = capped[2].contents.split().unwrap();
+    assert!(front.ptr_eq(&shared) && back.ptr_eq(&shared));
+}
+
+#[test]
+fn run_capped_stops_exactly_when_the_run_holds_more_than_the_cap() {
+    // Each turn builds a garbage node and grows a list by one: the arena's
+    // collections find the list ever nearer the cap, and the run ends on
+    // plain trees. It stops where a test before every tick stops.
+    let code = vec![
+        Instruction::Construct(3, 3, 2),
+        Instruction::Construct(3, 1, 1),
+        Instruction::CopyIfNil(5, 4, 0),
+    ]
+    .encode();
+    let memory: Memory = vec![
+        Register::new(100, code.clone()),
+        Register::new(i64::MAX, Tree::NIL),
+        Register::new(i64::MAX, Tree::NIL),
+        Register::new(1, Tree::unit()),
+        Register::new(100, code),
+        Register::new(0, Tree::NIL),
+    ];
+    let cap = 1000;
+    let mut tested = memory.clone();
+    let mut capped = memory.clone();
+    let initial = reachable(&memory, None, &HashSet::new());
+    let mut over = |program: &Tree, memory: &[Register]| {
+        reachable(memory, Some(program), &initial).len() as u64 > cap
+    };
+    let expected = run_until(&mut tested, 10_000, false, &mut over);
+    assert_eq!(expected.1, Pause::Stopped);
+    assert_eq!(run_capped(&mut capped, 10_000, cap), expected);
+    assert_eq!(capped, tested);
+}
+
+#[test]
+fn run_capped_loads_and_gives_back_deep_trees_without_recursion() {
+    // A program that walks down a deep left spine, one front a tick.
+    let depth = 1_000_000;
+    let code = vec![
+        Instruction::Deconstruct(1, 1, 2),
+        Instruction::CopyIfNil(4, 3, 0),
+    ]
+    .encode();
+    let memory: Memory = vec![
+        Register::new(100, code.clone()),
+        Register::new(i64::MAX, left_spine(depth)),
+        Register::new(i64::MAX, Tree::NIL),
+        Register::new(100, code),
+        Register::new(0, Tree::NIL),
+    ];
+    let mut plain = memory.clone();
+    let mut capped = memory;
+    let expected = run_for_with(i64::MAX, &mut plain, false);
+    assert_eq!(expected, Err(MachineError::DeconstructNil(1)));
+    assert_eq!(
+        run_capped(&mut capped, u64::MAX, u64::MAX),
+        (
+            2 * depth as u64,
+            Pause::Failed(MachineError::DeconstructNil(1))
+        )
+    );
+    assert_eq!(capped, plain);
 }

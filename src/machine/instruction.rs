@@ -60,7 +60,13 @@ impl Decode for Instruction {
 /// memoised (not decoded yet, invalid, or an operand out of that range).
 #[inline(always)]
 pub(super) fn memoised(head: &Tree) -> Option<(u64, [usize; 3])> {
-    let word = head.memo()?.get();
+    memoised_word(head.memo()?.get())
+}
+
+/// [`memoised`] of a memo word as it is stored (in a tree's node or in the
+/// machine's arena).
+#[inline(always)]
+pub(super) fn memoised_word(word: u64) -> Option<(u64, [usize; 3])> {
     if word & 3 != 2 {
         return None;
     }

@@ -6,6 +6,8 @@
 //! stops the machine. Any error ends the run, and a robot whose run ended in
 //! an error has every register wiped to Nil ([`run_machine`]).
 
+mod arena;
+mod capped;
 mod cycle;
 mod document;
 mod error;
@@ -13,7 +15,9 @@ mod instruction;
 mod outcome;
 mod register;
 mod run;
+mod store;
 
+pub use capped::run_capped;
 pub use cycle::{
     BadCycleSkip, CYCLE_SKIP_VARIABLE, MAX_SPAN, cycle_skip, cycle_skip_from_environment,
     set_cycle_skip,
@@ -24,8 +28,8 @@ pub use instruction::Instruction;
 pub use outcome::Outcome;
 pub use register::{Memory, Register, trim};
 pub use run::{
-    NEGATIVE_SPEED_TICKS, Pause, RunReport, Tick, execute, run_capped, run_for, run_for_with,
-    run_machine, run_until, tick, tick_budget, wipe,
+    NEGATIVE_SPEED_TICKS, Pause, RunReport, Tick, execute, run_for, run_for_with, run_machine,
+    run_until, tick, tick_budget, wipe,
 };
 
 #[cfg(test)]

@@ -36,10 +36,9 @@ impl Outcome {
     }
 
     /// [`Outcome::of_run`], stopped (with `Err` giving the ticks run) as
-    /// soon as more than `max_nodes` tree nodes of this thread are alive
-    /// beyond those alive at the start: a program that grows a list every
-    /// tick for a billion ticks is stopped before it takes the machine's
-    /// memory.
+    /// soon as the memory holds more than `max_nodes` tree nodes that the
+    /// run built ([`run_capped`]): a program that grows a list every tick
+    /// for a billion ticks is stopped before it takes the machine's memory.
     pub fn of_run_capped(speed: i64, mut memory: Memory, max_nodes: u64) -> Result<Outcome, u64> {
         let (ticks, pause) = run_capped(&mut memory, tick_budget(speed), max_nodes);
         match pause {

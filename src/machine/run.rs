@@ -2,6 +2,7 @@
 
 use super::cycle::{Watch, cycle_skip};
 use super::instruction::memoised;
+use super::store::{Checked, Store, execute_instruction, execute_parts};
 use super::{Instruction, MachineError, Register};
 use crate::encoding::Decode;
 use crate::tree::{SpineCursor, Tree};
@@ -43,55 +44,11 @@ pub struct RunReport {
     pub halted: bool,
 }
 
-/// A register operand: an index as instructions carry it, checked against
-/// the memory when used (`i64`), or one known to name a register
-/// ([`Checked`]).
-trait Operand: Copy {
-    /// The register it names in a memory of `len` registers.
-    fn slot(self, len: usize) -> Result<usize, MachineError>;
-    /// The index, as errors name it.
-    fn index(self) -> i64;
-}
-
-impl Operand for i64 {
-    /// A negative index, as an unsigned number, is above any length: one
-    /// comparison checks both ends.
-    #[inline(always)]
-    fn slot(self, len: usize) -> Result<usize, MachineError> {
-        if (self as u64) < len as u64 {
-            Ok(self as usize)
-        } else {
-            Err(MachineError::NoSuchRegister(self))
-        }
-    }
-
-    #[inline(always)]
-    fn index(self) -> i64 {
-        self
-    }
-}
-
-/// An operand already checked to be below the memory's length.
-#[derive(Clone, Copy)]
-struct Checked(usize);
-
-impl Operand for Checked {
-    #[inline(always)]
-    fn slot(self, _len: usize) -> Result<usize, MachineError> {
-        Ok(self.0)
-    }
-
-    #[inline(always)]
-    fn index(self) -> i64 {
-        self.0 as i64
-    }
-}
-
 /// A memory while it runs: register 0's contents live in a cursor, so that
 /// popping an instruction is a pointer move. With `WATCH`, writes that put
 /// another tree in a register but the program are noted in `changed`
 /// (for [`Watch`]).
-struct Running<'m, const WATCH: bool> {
+pub(super) struct Running<'m, const WATCH: bool> {
     program: SpineCursor,
     memory: &'m mut [Register],
     changed: bool,
@@ -99,7 +56,7 @@ struct Running<'m, const WATCH: bool> {
 
 impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// Starts running; `memory` must not be empty.
-    fn new(memory: &'m mut [Register]) -> Running<'m, WATCH> {
+    pub(super) fn new(memory: &'m mut [Register]) -> Running<'m, WATCH> {
         let program = SpineCursor::new(std::mem::take(&mut memory[0].contents));
         Running {
             program,
@@ -109,36 +66,17 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     }
 
     /// Puts register 0's contents back.
-    fn stop(self) {
+    pub(super) fn stop(self) {
         self.memory[0].contents = self.program.into_current();
     }
 
-    /// The report's `getTree`.
+    /// The tree in register `slot` (below the memory's length).
     #[inline(always)]
-    fn get(&self, index: impl Operand) -> Result<&Tree, MachineError> {
-        match index.slot(self.memory.len())? {
-            0 => Ok(self.program.current()),
-            i => Ok(&self.memory[i].contents),
+    fn tree(&self, slot: usize) -> &Tree {
+        match slot {
+            0 => self.program.current(),
+            i => &self.memory[i].contents,
         }
-    }
-
-    /// The report's `setTree`: a checked write.
-    #[inline(always)]
-    fn set(&mut self, index: impl Operand, tree: Tree) -> Result<(), MachineError> {
-        let i = index.slot(self.memory.len())?;
-        let register = &mut self.memory[i];
-        if !tree.fits(register.limit) {
-            return Err(MachineError::OutOfMemory(index.index()));
-        }
-        if i == 0 {
-            self.program.reset(tree);
-        } else {
-            if WATCH && !register.contents.ptr_eq(&tree) {
-                self.changed = true;
-            }
-            register.contents = tree;
-        }
-        Ok(())
     }
 
     /// Pops the next instruction off register 0, or `None` when the program
@@ -157,57 +95,6 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
         Ok(Some(instruction))
     }
 
-    /// The report's `execute`.
-    #[inline(always)]
-    fn execute(&mut self, instruction: Instruction) -> Result<(), MachineError> {
-        match instruction {
-            Instruction::Nilify(tgt) => self.execute_parts(0, [tgt, 0, 0]),
-            Instruction::Construct(fnt, bck, tgt) => self.execute_parts(1, [fnt, bck, tgt]),
-            Instruction::Deconstruct(src, fnt, bck) => self.execute_parts(2, [src, fnt, bck]),
-            Instruction::CopyIfNil(tst, src, tgt) => self.execute_parts(3, [tst, src, tgt]),
-        }
-    }
-
-    /// The report's `execute` of an instruction given as its tag and
-    /// operands (see [`memoised`]), each checked when it is used.
-    #[inline(always)]
-    fn execute_parts<O: Operand>(
-        &mut self,
-        tag: u64,
-        [a, b, c]: [O; 3],
-    ) -> Result<(), MachineError> {
-        match tag {
-            // Nilify tgt
-            0 => self.set(a, Tree::NIL),
-            // Construct fnt bck tgt
-            1 => {
-                let front = self.get(a)?.clone();
-                let back = self.get(b)?.clone();
-                self.set(c, Tree::cons(front, back))
-            }
-            // Deconstruct src fnt bck
-            2 => {
-                let Some((front, back)) = self.get(a)?.split() else {
-                    return Err(MachineError::DeconstructNil(a.index()));
-                };
-                let (front, back) = (front.clone(), back.clone());
-                // Front first, then back: with fnt == bck the back wins.
-                self.set(b, front)?;
-                self.set(c, back)
-            }
-            // CopyIfNil tst src tgt: with a non-Nil test, src and tgt are
-            // not even checked.
-            _ => {
-                if self.get(a)?.is_nil() {
-                    let source = self.get(b)?.clone();
-                    self.set(c, source)
-                } else {
-                    Ok(())
-                }
-            }
-        }
-    }
-
     /// One tick: `Ok(false)` when the program is Nil (nothing ran). An
     /// instruction whose decoding is memoised with operands that all name
     /// registers runs without decoding or checking them again; any other
@@ -221,12 +108,10 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
             && operands[0].max(operands[1]).max(operands[2]) < self.memory.len()
         {
             self.program.advance();
-            return self
-                .execute_parts(tag, operands.map(Checked))
-                .map(|()| true);
+            return execute_parts(self, tag, operands.map(Checked)).map(|()| true);
         }
         match self.fetch()? {
-            Some(instruction) => self.execute(instruction).map(|()| true),
+            Some(instruction) => execute_instruction(self, instruction).map(|()| true),
             None => Ok(false),
         }
     }
@@ -235,7 +120,7 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// halted (a Nil program) or the error of the instruction that failed
     /// (not counted).
     #[inline(always)]
-    fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
+    pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
         let mut ticks = 0;
         while ticks < budget {
             match self.step() {
@@ -245,6 +130,60 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
             }
         }
         (ticks, Ok(false))
+    }
+}
+
+impl<const WATCH: bool> Store for Running<'_, WATCH> {
+    type Tree = Tree;
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.memory.len()
+    }
+
+    #[inline(always)]
+    fn get(&self, slot: usize) -> Tree {
+        self.tree(slot).clone()
+    }
+
+    #[inline(always)]
+    fn is_nil(&self, slot: usize) -> bool {
+        self.tree(slot).is_nil()
+    }
+
+    #[inline(always)]
+    fn split(&self, slot: usize) -> Option<(Tree, Tree)> {
+        let (front, back) = self.tree(slot).split()?;
+        Some((front.clone(), back.clone()))
+    }
+
+    #[inline(always)]
+    fn nil(&self) -> Tree {
+        Tree::NIL
+    }
+
+    #[inline(always)]
+    fn cons(&mut self, front: Tree, back: Tree) -> Tree {
+        Tree::cons(front, back)
+    }
+
+    /// With `WATCH`, a write that puts another tree in a register but the
+    /// program is noted in `changed`.
+    #[inline(always)]
+    fn write(&mut self, slot: usize, tree: Tree) -> bool {
+        let register = &mut self.memory[slot];
+        if !tree.fits(register.limit) {
+            return false;
+        }
+        if slot == 0 {
+            self.program.reset(tree);
+        } else {
+            if WATCH && !register.contents.ptr_eq(&tree) {
+                self.changed = true;
+            }
+            register.contents = tree;
+        }
+        true
     }
 }
 
@@ -285,7 +224,7 @@ pub fn execute(instruction: Instruction, memory: &mut [Register]) -> Result<(), 
         return Err(MachineError::NoSuchRegister(index));
     }
     let mut running = Running::<false>::new(memory);
-    let result = running.execute(instruction);
+    let result = execute_instruction(&mut running, instruction);
     running.stop();
     result
 }
@@ -298,9 +237,9 @@ pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
     let mut running = Running::<false>::new(memory);
     let result = running.fetch().and_then(|fetched| match fetched {
         None => Ok(Tick::Halted),
-        Some(instruction) => running
-            .execute(instruction)
-            .map(|()| Tick::Executed(instruction)),
+        Some(instruction) => {
+            execute_instruction(&mut running, instruction).map(|()| Tick::Executed(instruction))
+        }
     });
     running.stop();
     result
@@ -384,49 +323,11 @@ pub fn run_until(
         }
         let result = running
             .fetch()
-            .and_then(|i| i.map_or(Ok(()), |i| running.execute(i)));
+            .and_then(|i| i.map_or(Ok(()), |i| execute_instruction(&mut running, i)));
         if let Err(e) = result {
             break Pause::Failed(e);
         }
         ticks += 1;
-    };
-    running.stop();
-    (ticks, pause)
-}
-
-/// [`run_until`] with a `stop` test that holds when more than `max_nodes`
-/// tree nodes of this thread are alive beyond those alive at the start,
-/// without testing before every tick: a tick builds at most one node (a
-/// `Construct`), so the run goes in stretches of ticks that cannot reach
-/// the cap, testing only between them. The ticks and the pause are those
-/// of testing before every tick.
-pub fn run_capped(memory: &mut [Register], budget: u64, max_nodes: u64) -> (u64, Pause) {
-    if memory.is_empty() {
-        return (0, Pause::Halted);
-    }
-    let start = crate::tree::nodes_alive();
-    let mut running = Running::<false>::new(memory);
-    let mut ticks = 0;
-    let pause = loop {
-        if ticks >= budget {
-            break Pause::Budget;
-        }
-        if running.program.current().is_nil() {
-            break Pause::Halted;
-        }
-        let over = crate::tree::nodes_alive().saturating_sub(start);
-        if over > max_nodes {
-            break Pause::Stopped;
-        }
-        // Before the k-th tick of the stretch at most `over + k` nodes are
-        // over the start: not more than `max_nodes` while k < stretch.
-        let stretch = (max_nodes - over).saturating_add(1).min(budget - ticks);
-        let (done, result) = running.run(stretch);
-        ticks += done;
-        match result {
-            Ok(_) => {}
-            Err(e) => break Pause::Failed(e),
-        }
     };
     running.stop();
     (ticks, pause)

@@ -162,7 +162,7 @@ impl Tree {
     }
 
     /// Whether more than one owner holds this node (so it may be reached twice).
-    fn is_shared(&self) -> bool {
+    pub(crate) fn is_shared(&self) -> bool {
         self.0.is_some_and(node::is_shared)
     }
 

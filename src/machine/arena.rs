@@ -1,0 +1,455 @@
+//! A machine-private arena: a running memory whose trees are indices into
+//! one vector of nodes, built by bumping its end, with no reference counts.
+//!
+//! [`Arena::load`] converts a memory's trees into the arena (each distinct
+//! node once: a node with more than one owner is looked up by identity, so
+//! sharing is kept and a tree of astronomic logical size costs its distinct
+//! nodes), [`Arena::unload`] converts them back, giving every node that
+//! came from the memory back as the very tree it was and building each
+//! node the run made once. In between, the instructions run on indices:
+//! consing pushes a node, reading a register copies an index, popping an
+//! instruction reads one.
+//!
+//! **Order.** A node's children always have smaller indices than the node:
+//! loading converts children first, a cons is pushed after its children
+//! exist, and collection keeps the order. So a single sweep down the
+//! indices marks everything a set of roots reaches, and a single sweep up
+//! rebuilds it; nothing recurses or needs a stack.
+//!
+//! **Collection** ([`Arena::collect`]) keeps the nodes the registers reach
+//! and slides them down in order, so that the arena holds the live nodes
+//! only; decoded instructions move with their nodes.
+//!
+//! The first [`Arena::loaded`] indices after Nil are the nodes that came from
+//! the memory (their trees are kept, in order, in `origins`); every node
+//! above them was built by the run. [`Arena::built`] counts those; right
+//! after a collection it is exactly the run's nodes the memory reaches.
+
+use super::instruction::memoised_word;
+use super::store::{Checked, Store, execute_instruction, execute_parts};
+use super::{Instruction, MachineError, Register};
+use crate::encoding::Decode;
+use crate::tree::Tree;
+use rustc_hash::FxHashMap;
+
+/// A tree in the arena: 0 is Nil, any other value the node at that index.
+pub(super) type Ref = u32;
+
+/// The index of Nil (its node is a placeholder of size 0).
+const NIL: Ref = 0;
+
+/// A `Cons` node.
+#[derive(Clone, Copy)]
+struct Node {
+    front: Ref,
+    back: Ref,
+    /// The report's `size` of the subtree, saturating like [`Tree::size`].
+    size: u64,
+    /// The subtree as an instruction ready to run ([`code`]).
+    code: u64,
+}
+
+/// Nil's node, and what the room for new nodes holds.
+const PLACEHOLDER: Node = Node {
+    front: NIL,
+    back: NIL,
+    size: 0,
+    code: 0,
+};
+
+/// An instruction as a node keeps it, ready to run in a memory of
+/// `registers` registers, from the memo word of its tree
+/// ([`super::instruction::memoised`]): 0 when none is known (not decoded
+/// yet, not an instruction, or an operand that names no register), else
+/// bit 0 set, the tag in bits 1 and 2, and the three operands, 20 bits
+/// each, from bit 3.
+fn code(memo: u64, registers: usize) -> u64 {
+    match memoised_word(memo) {
+        Some((tag, operands)) if operands.iter().all(|&o| o < registers) => {
+            let [a, b, c] = operands.map(|o| o as u64);
+            1 | tag << 1 | a << 3 | b << 23 | c << 43
+        }
+        _ => 0,
+    }
+}
+
+/// A register: its tree and the sizes that fit it.
+#[derive(Clone, Copy)]
+struct Slot {
+    tree: Ref,
+    /// One more than the register's limit (0 for a negative limit): a tree
+    /// fits when its size is below this.
+    room: u64,
+}
+
+/// A running memory in an arena.
+pub(super) struct Arena {
+    /// Nil's placeholder, then the nodes, children before parents, up to
+    /// `top`; above it, room for new nodes.
+    nodes: Vec<Node>,
+    /// The number of nodes in use (with Nil's placeholder).
+    top: usize,
+    /// The trees that the nodes `1..=origins.len()` came from.
+    origins: Vec<Tree>,
+    /// The registers; register 0 is the program from its next instruction.
+    slots: Vec<Slot>,
+    /// Scratch for collection (kept to reuse its memory).
+    forward: Vec<Ref>,
+}
+
+impl Arena {
+    /// Converts a memory into an arena; the memory is left as it is.
+    pub(super) fn load(memory: &[Register]) -> Arena {
+        let mut arena = Arena {
+            nodes: vec![PLACEHOLDER],
+            top: 1,
+            origins: Vec::new(),
+            slots: Vec::with_capacity(memory.len()),
+            forward: Vec::new(),
+        };
+        let mut shared = FxHashMap::default();
+        for register in memory {
+            let tree = arena.convert(&register.contents, memory.len(), &mut shared);
+            let room = u64::try_from(register.limit).map_or(0, |limit| limit + 1);
+            arena.slots.push(Slot { tree, room });
+        }
+        arena
+    }
+
+    /// Converts one tree of a memory of `registers` registers, children
+    /// first, without recursion; `shared` maps the nodes with more than one
+    /// owner already converted.
+    fn convert<'t>(
+        &mut self,
+        root: &'t Tree,
+        registers: usize,
+        shared: &mut FxHashMap<usize, Ref>,
+    ) -> Ref {
+        // (tree, whether its children are converted), and the converted
+        // trees waiting for their parent.
+        let mut work: Vec<(&'t Tree, bool)> = vec![(root, false)];
+        let mut done: Vec<Ref> = Vec::new();
+        while let Some((tree, children_done)) = work.pop() {
+            let Some((front, back)) = tree.split() else {
+                done.push(NIL);
+                continue;
+            };
+            if children_done {
+                let back = done.pop().unwrap_or(NIL);
+                let front = done.pop().unwrap_or(NIL);
+                let index = self.nodes.len() as Ref;
+                self.nodes.push(Node {
+                    front,
+                    back,
+                    size: tree.size(),
+                    code: tree.memo().map_or(0, |memo| code(memo.get(), registers)),
+                });
+                self.top = self.nodes.len();
+                self.origins.push(tree.clone());
+                if tree.is_shared() {
+                    shared.insert(tree.node_id(), index);
+                }
+                done.push(index);
+            } else if let Some(&index) = shared.get(&tree.node_id()) {
+                done.push(index);
+            } else {
+                work.push((tree, true));
+                work.push((back, false));
+                work.push((front, false));
+            }
+        }
+        done.pop().unwrap_or(NIL)
+    }
+
+    /// Puts the registers' trees back into `memory` (the one it was loaded
+    /// from), and returns the trees its nodes came from: whoever keeps them
+    /// keeps those nodes alive.
+    pub(super) fn unload(self, memory: &mut [Register]) -> Vec<Tree> {
+        let mut built = FxHashMap::default();
+        for (register, slot) in memory.iter_mut().zip(&self.slots) {
+            register.contents = tree(&self.nodes, &self.origins, slot.tree, &mut built);
+        }
+        self.origins
+    }
+
+    /// The nodes in use (with Nil's placeholder).
+    pub(super) fn size(&self) -> usize {
+        self.top
+    }
+
+    /// The nodes the run built that are still in the arena: after
+    /// [`Arena::collect`], exactly those the registers reach; at any time
+    /// at least those.
+    pub(super) fn built(&self) -> u64 {
+        (self.top - 1 - self.origins.len()) as u64
+    }
+
+    /// Whether the program register is Nil.
+    pub(super) fn halted(&self) -> bool {
+        self.slots[0].tree == NIL
+    }
+
+    /// Makes room for the arena to grow to `size` nodes (below 2^32, so
+    /// that a [`Ref`] can name them).
+    pub(super) fn reserve(&mut self, size: usize) {
+        if self.nodes.len() < size {
+            self.nodes.reserve_exact(size - self.nodes.len());
+            self.nodes.resize(size, PLACEHOLDER);
+        }
+    }
+
+    /// Keeps only the nodes the registers reach, in their order, and the
+    /// trees of those that came from the memory: two sweeps over the arena,
+    /// no recursion.
+    pub(super) fn collect(&mut self) {
+        let n = self.top;
+        // First `forward` marks the live nodes (1), then it maps each live
+        // node to its new index; children come first, so they are mapped
+        // before their parents read them.
+        let mut forward = std::mem::take(&mut self.forward);
+        forward.clear();
+        forward.resize(n, 0);
+        for slot in &self.slots {
+            forward[slot.tree as usize] = 1;
+        }
+        for index in (1..n).rev() {
+            if forward[index] != 0 {
+                let node = self.nodes[index];
+                forward[node.front as usize] = 1;
+                forward[node.back as usize] = 1;
+            }
+        }
+        forward[NIL as usize] = NIL;
+        let mut next = 1;
+        for index in 1..n {
+            if forward[index] != 0 {
+                let node = self.nodes[index];
+                self.nodes[next] = Node {
+                    front: forward[node.front as usize],
+                    back: forward[node.back as usize],
+                    ..node
+                };
+                forward[index] = next as Ref;
+                next += 1;
+            }
+        }
+        self.top = next;
+        let mut index = 0;
+        self.origins.retain(|_| {
+            index += 1;
+            forward[index] != 0
+        });
+        for slot in &mut self.slots {
+            slot.tree = forward[slot.tree as usize];
+        }
+        self.forward = forward;
+    }
+
+    /// Up to `budget` ticks, building at most one node each: the arena must
+    /// have room ([`Arena::reserve`]) for `budget` more nodes. Returns the
+    /// ticks executed, and whether the program halted (a Nil program) or
+    /// the error of the instruction that failed (not counted).
+    pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
+        let mut running = Running {
+            program: self.slots[0].tree,
+            nodes: &mut self.nodes,
+            top: self.top,
+            slots: &mut self.slots,
+            origins: &self.origins,
+        };
+        let mut ticks = 0;
+        let result = loop {
+            if ticks >= budget {
+                break Ok(false);
+            }
+            let outcome = match running.step() {
+                Some(outcome) => outcome,
+                None => {
+                    let (back, outcome) = running.step_decoding();
+                    running = back;
+                    outcome
+                }
+            };
+            match outcome {
+                Ok(true) => ticks += 1,
+                Ok(false) => break Ok(true),
+                Err(e) => break Err(e),
+            }
+        };
+        let (program, top) = (running.program, running.top);
+        self.slots[0].tree = program;
+        self.top = top;
+        (ticks, result)
+    }
+}
+
+/// The tree at `root`: a node that came from the memory is its tree (from
+/// `origins`), and a node the run built is built as a tree once (`built`
+/// maps those already built). Children first, without recursion.
+fn tree(nodes: &[Node], origins: &[Tree], root: Ref, built: &mut FxHashMap<Ref, Tree>) -> Tree {
+    let mut work: Vec<(Ref, bool)> = vec![(root, false)];
+    let mut done: Vec<Tree> = Vec::new();
+    while let Some((index, children_done)) = work.pop() {
+        let node = nodes[index as usize];
+        if children_done {
+            let back = done.pop().unwrap_or(Tree::NIL);
+            let front = done.pop().unwrap_or(Tree::NIL);
+            let tree = Tree::cons(front, back);
+            built.insert(index, tree.clone());
+            done.push(tree);
+        } else if index == NIL {
+            done.push(Tree::NIL);
+        } else if let Some(origin) = origins.get(index as usize - 1) {
+            done.push(origin.clone());
+        } else if let Some(tree) = built.get(&index) {
+            done.push(tree.clone());
+        } else {
+            work.push((index, true));
+            work.push((node.back, false));
+            work.push((node.front, false));
+        }
+    }
+    done.pop().unwrap_or(Tree::NIL)
+}
+
+/// An arena while a stretch of ticks runs: the program register and the
+/// top of the arena are copies held apart (`slots[0]` and [`Arena::top`]
+/// are written back when the stretch ends), so that the loop keeps them
+/// in registers.
+struct Running<'a> {
+    program: Ref,
+    nodes: &'a mut [Node],
+    top: usize,
+    slots: &'a mut [Slot],
+    origins: &'a [Tree],
+}
+
+impl Running<'_> {
+    /// One tick: `Ok(false)` when the program is Nil (nothing ran). An
+    /// instruction whose [`code`] is known runs from it; for any other,
+    /// `None`: [`Running::step_decoding`] runs it.
+    #[inline(always)]
+    fn step(&mut self) -> Option<Result<bool, MachineError>> {
+        if self.program == NIL {
+            return Some(Ok(false));
+        }
+        let Node {
+            front: head,
+            back: rest,
+            ..
+        } = self.nodes[self.program as usize];
+        let code = self.nodes[head as usize].code;
+        if code != 0 {
+            let operand = |k: u32| Checked(((code >> (3 + k * 20)) & 0xf_ffff) as usize);
+            self.program = rest;
+            return Some(
+                execute_parts(self, (code >> 1) & 3, [operand(0), operand(1), operand(2)])
+                    .map(|()| true),
+            );
+        }
+        None
+    }
+
+    /// A tick of an instruction not memoised (or with an operand that names
+    /// no register): decoded from its tree, which memoises it. Takes and
+    /// gives back the running arena whole (instead of a reference to it),
+    /// so that the loop around [`Running::step`] keeps it in registers.
+    #[cold]
+    #[inline(never)]
+    fn step_decoding(mut self) -> (Self, Result<bool, MachineError>) {
+        let outcome = self.decode_and_execute();
+        (self, outcome)
+    }
+
+    /// [`Running::step_decoding`]'s work.
+    fn decode_and_execute(&mut self) -> Result<bool, MachineError> {
+        let Node {
+            front: head,
+            back: rest,
+            ..
+        } = self.nodes[self.program as usize];
+        let mut built = FxHashMap::default();
+        let instruction_tree = tree(self.nodes, self.origins, head, &mut built);
+        let decoded = Instruction::decode(&instruction_tree);
+        if let Some(memo) = instruction_tree.memo() {
+            self.nodes[head as usize].code = code(memo.get(), self.slots.len());
+        }
+        let Some(instruction) = decoded else {
+            let program = tree(self.nodes, self.origins, self.program, &mut built);
+            return Err(MachineError::BadInstruction(program));
+        };
+        // Register 0 holds the rest of the program before the instruction
+        // runs.
+        self.program = rest;
+        execute_instruction(self, instruction).map(|()| true)
+    }
+}
+
+impl Store for Running<'_> {
+    type Tree = Ref;
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    #[inline(always)]
+    fn get(&self, slot: usize) -> Ref {
+        if slot == 0 {
+            self.program
+        } else {
+            self.slots[slot].tree
+        }
+    }
+
+    #[inline(always)]
+    fn is_nil(&self, slot: usize) -> bool {
+        self.get(slot) == NIL
+    }
+
+    #[inline(always)]
+    fn split(&self, slot: usize) -> Option<(Ref, Ref)> {
+        let tree = self.get(slot);
+        if tree == NIL {
+            return None;
+        }
+        let node = self.nodes[tree as usize];
+        Some((node.front, node.back))
+    }
+
+    #[inline(always)]
+    fn nil(&self) -> Ref {
+        NIL
+    }
+
+    /// Takes the next node of the room above the top.
+    #[inline(always)]
+    fn cons(&mut self, front: Ref, back: Ref) -> Ref {
+        let size = self.nodes[front as usize]
+            .size
+            .saturating_add(self.nodes[back as usize].size)
+            .saturating_add(1);
+        let index = self.top;
+        self.nodes[index] = Node {
+            front,
+            back,
+            size,
+            code: 0,
+        };
+        self.top += 1;
+        index as Ref
+    }
+
+    #[inline(always)]
+    fn write(&mut self, slot: usize, tree: Ref) -> bool {
+        let fits = self.nodes[tree as usize].size < self.slots[slot].room;
+        if fits {
+            if slot == 0 {
+                self.program = tree;
+            } else {
+                self.slots[slot].tree = tree;
+            }
+        }
+        fits
+    }
+}
