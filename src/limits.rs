@@ -165,9 +165,9 @@ pub static DEFAULT_SPEED: Limit = Limit::new(
     "the scenario is refused; `[limits] speed = N` sets another cap (`world step` and `conformance` have none)",
 );
 
-/// The most tree nodes `machine run` may hold alive.
+/// The most tree nodes built by `machine run` that its registers may still reach (the input's own nodes are not counted).
 pub static MAX_MACHINE_NODES: Limit = Limit::new(
-    "tree nodes alive in `machine run`",
+    "tree nodes that `machine run` built and its registers still reach",
     Some("CONSTREE_MAX_NODES"),
     1 << 23,
     "nodes",
