@@ -271,6 +271,24 @@ impl Loader for Disk {
 }
 
 #[test]
+fn every_example_stdlib_module_and_tutorial_program_is_formatted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = sources_under("examples");
+    files.extend(sources_under("stdlib"));
+    files.extend(sources_under("docs/tutorial"));
+    let mut args = vec!["fmt".to_string(), "--check".to_string()];
+    args.extend(files.iter().map(|p| p.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = fmt_in(root, &args, "");
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (Some(0), ""),
+        "not formatted (`constree fmt` them):\n{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn every_example_stdlib_module_and_tutorial_program_formats_to_the_same_image() {
     let mut files = sources_under("examples");
     files.extend(sources_under("stdlib"));
