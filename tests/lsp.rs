@@ -747,6 +747,8 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("completionProvider", &["textDocument/completion"]),
     ("documentSymbolProvider", &["textDocument/documentSymbol"]),
     ("documentFormattingProvider", &["textDocument/formatting"]),
+    ("codeActionProvider", &["textDocument/codeAction"]),
+    ("workspaceSymbolProvider", &["workspace/symbol"]),
 ];
 
 #[test]
@@ -779,5 +781,77 @@ fn the_docs_list_what_the_server_says_it_serves() {
         .collect();
     documented.sort();
     assert_eq!(documented, served);
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn workspace_symbols_come_from_every_open_program() {
+    let (mut client, _, lib) = with_program("lsp_workspace_symbols");
+    let answer = client.request("workspace/symbol", json!({"query": "HELP"}));
+    let found = answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert_eq!(found.len(), 1, "{answer}");
+    assert_eq!(found[0]["name"], "helper");
+    assert_eq!(found[0]["location"]["uri"], lib.as_str());
+    assert_eq!(found[0]["location"]["range"], range((2, 0), (2, 6)));
+    let answer = client.request("workspace/symbol", json!({"query": "jnil"}));
+    let uri = answer["result"][0]["location"]["uri"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert!(uri.ends_with("/control.cta"), "{answer}");
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn quick_fixes_come_from_the_help() {
+    let (mut client, _) = Client::start();
+    let doc = "file:///tmp/constree-lsp-fixes.cta";
+    let text = "use std/control\nreg x\nmain:\n    pusj x, x\n    mov x, 4\n    halt\n";
+    client.open(doc, text);
+    let diagnostics = client.diagnostics(doc);
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    let answer = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": doc},
+            "range": range((0, 0), (6, 0)),
+            "context": {"diagnostics": diagnostics},
+        }),
+    );
+    let actions: Vec<(String, Value, String)> = answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter()
+        .map(|a| {
+            let edit = &a["edit"]["changes"][doc][0];
+            assert_eq!(a["kind"], "quickfix");
+            (
+                a["title"].as_str().unwrap().to_string(),
+                edit["range"].clone(),
+                edit["newText"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        vec![
+            (
+                "Replace `pusj` with `push`".to_string(),
+                range((3, 4), (3, 8)),
+                "push".to_string()
+            ),
+            (
+                "Replace `4` with `#4`".to_string(),
+                range((4, 11), (4, 12)),
+                "#4".to_string()
+            ),
+            (
+                "Replace `4` with `@4`".to_string(),
+                range((4, 11), (4, 12)),
+                "@4".to_string()
+            ),
+        ]
+    );
     assert_eq!(client.stop(), Some(0));
 }

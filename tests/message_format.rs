@@ -1,6 +1,8 @@
 //! `--message-format json`: one JSON object per diagnostic, one per line,
-//! on standard error, for `asm`, `check`, `run` and `test` (snapshots of
-//! the objects; docs/formats.md describes the fields).
+//! on standard error, for `asm`, `check`, `run`, `test` and `debug` (its
+//! batch mode's command errors too), the command line's own errors as well
+//! as its inputs' (snapshots of the objects; docs/formats.md describes the
+//! fields).
 
 mod cli_common;
 
@@ -241,4 +243,66 @@ fn the_command_lines_own_errors_are_objects_with_codes() {
         "{all:#?}"
     );
     insta::assert_snapshot!("cli_errors", pretty(&all));
+}
+
+#[test]
+fn the_debuggers_batch_mode_prints_each_command_error_as_an_object() {
+    let dir = scratch_dir("message_format_debug");
+    std::fs::write(
+        dir.join("session.dbg"),
+        "step\nfocus nobody\n\n# a comment\nsource setup.dbg\nbreak nowhere\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("setup.dbg"), "info breakpoints\nprint $nosuch\n").unwrap();
+    let args = [
+        "debug",
+        "--batch",
+        "session.dbg",
+        "-ex",
+        "frobnicate",
+        "--message-format",
+        "json",
+    ];
+    let (code, lines) = json_lines(&dir, &args);
+    assert_eq!(code, 1);
+    let at: Vec<(&str, &str, u64)> = lines
+        .iter()
+        .map(|l| {
+            let span = &l["spans"][0];
+            let file = span["file"].as_str().unwrap();
+            (
+                l["code"].as_str().unwrap(),
+                file,
+                span["line_start"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("E0900", "<command line>", 1),
+            ("E0901", "session.dbg", 2),
+            ("E0905", "session.dbg", 5),
+            ("E0902", "session.dbg", 6),
+        ],
+        "{lines:#?}"
+    );
+    insta::assert_snapshot!("debug_batch_errors", pretty(&lines));
+    // The transcript keeps the commands and what they print, the error
+    // lines aside; what the sourced file printed before its error too.
+    let out = Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let transcript = text(&out.stdout);
+    assert!(!transcript.contains("error:"), "{transcript}");
+    assert!(
+        transcript.contains("> focus nobody\n> source setup.dbg\n"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("> info breakpoints\nNo breakpoints"),
+        "{transcript}"
+    );
 }

@@ -5,12 +5,13 @@
 //! `error: ...`, exit code 1 if any command failed.
 
 use super::asm::{DenyOption, StdlibOption};
+use super::messages::{self, MessageFormat, MessageFormatOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::debugger::commands::{self, COMMANDS, Completion, Outcome};
 use crate::debugger::view::{Format, ValueType};
 use crate::debugger::{DebugError, Debugger, INTERRUPT, STEPS_BEGUN};
-use crate::diagnostic::FileId;
+use crate::diagnostic::{FileId, SourceFile, Sources, Span};
 use crate::scenario::replay::{Replay, ReplayError};
 use crate::scenario::{Scenario, builtin, load_program_denying};
 use rustyline::completion::Completer;
@@ -57,7 +58,13 @@ pub struct DebugArgs {
     stdlib: StdlibOption,
     #[command(flatten)]
     deny: DenyOption,
+    #[command(flatten)]
+    messages: MessageFormatOption,
 }
+
+/// The name of the commands given by `-x FILE` and `-ex COMMAND`, in their
+/// errors' spans.
+const COMMAND_LINE: &str = "<command line>";
 
 /// `constree debug -ex COMMAND` as gdb spells it: `-ex` is read as
 /// `--ex` (the command line's parser knows one-letter short options only).
@@ -180,6 +187,7 @@ fn banner(d: &Debugger) -> String {
 }
 
 pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
+    args.messages.install();
     let mut debugger = debugger(&args)?;
     // `-x FILE` and `-ex COMMAND`: run first, echoed as in batch mode.
     let first: Vec<String> = (args.x.iter())
@@ -189,61 +197,120 @@ pub fn run(args: DebugArgs) -> Result<ExitCode, Failure> {
     match &args.batch {
         Some(file) => {
             let text = crate::files::read_input_text(file)?;
-            let lines = first.into_iter().chain(text.lines().map(str::to_string));
-            Ok(batch(&mut debugger, lines))
+            let lines = text.lines().map(str::to_string);
+            let script = Script::new(crate::files::display(file));
+            Ok(batch(&mut debugger, first, script, lines))
         }
         None if !std::io::stdin().is_terminal() => {
             let lines = std::io::stdin().lock().lines().map_while(Result::ok);
-            Ok(batch(&mut debugger, first.into_iter().chain(lines)))
+            Ok(batch(&mut debugger, first, Script::new("<stdin>"), lines))
         }
         None => interactive(&mut debugger, &first),
     }
 }
 
-/// Prints what a command gave, with control characters escaped (names
-/// and values from files reach the terminal as text, never as escape
-/// sequences; the debugger's own output has none); whether it quits and
-/// whether it failed.
-fn report(result: Result<Outcome, DebugError>, error_label: &str) -> (bool, bool) {
-    match result {
-        Ok(Outcome::Output(text)) if !text.is_empty() => {
-            println!("{}", crate::files::escape_controls(&text))
-        }
-        Ok(Outcome::Output(_)) => {}
-        Ok(Outcome::Quit) => return (true, false),
-        Err(e) => {
-            print_error(&e, error_label);
-            return (false, true);
+/// Where commands come from (a script, the command line's `-x` and
+/// `-ex`, the terminal), for their errors' spans under
+/// `--message-format json`: its name, and its lines so far.
+struct Script {
+    name: String,
+    text: String,
+}
+
+impl Script {
+    /// An empty script with this name.
+    fn new(name: impl Into<String>) -> Script {
+        Script {
+            name: name.into(),
+            text: String::new(),
         }
     }
-    (false, false)
+
+    /// Adds a line; gives its byte range (without its newline).
+    fn push(&mut self, line: &str) -> std::ops::Range<usize> {
+        let start = self.text.len();
+        self.text.push_str(line);
+        self.text.push('\n');
+        start..start + line.len()
+    }
+
+    /// Runs a command read at `at` and prints what it gave, with control
+    /// characters escaped (names and values from files reach the terminal
+    /// as text, never as escape sequences; the debugger's own output has
+    /// none); whether it quits and whether it failed.
+    fn report(
+        &self,
+        result: Result<Outcome, DebugError>,
+        at: std::ops::Range<usize>,
+        error_label: &str,
+    ) -> (bool, bool) {
+        match result {
+            Ok(Outcome::Output(text)) if !text.is_empty() => {
+                println!("{}", crate::files::escape_controls(&text))
+            }
+            Ok(Outcome::Output(_)) => {}
+            Ok(Outcome::Quit) => return (true, false),
+            Err(e) => {
+                self.print_error(&e, at, error_label);
+                return (false, true);
+            }
+        }
+        (false, false)
+    }
+
+    /// A command's error: in the transcript as its diagnostic's plain line
+    /// (`error: MESSAGE`), or under `--message-format json` what earlier
+    /// commands printed in the transcript and the diagnostic, at the
+    /// command's line, as one JSON object on standard error.
+    fn print_error(&self, error: &DebugError, at: std::ops::Range<usize>, label: &str) {
+        if messages::format() == MessageFormat::Human {
+            let diagnostic = error.diagnostic(FileId::default());
+            let message = crate::files::escape_controls(&diagnostic.message);
+            println!("{label} {message}");
+            return;
+        }
+        for output in error.printed().0 {
+            println!("{}", crate::files::escape_controls(output));
+        }
+        let mut sources = Sources::default();
+        let file = sources.add(SourceFile::new(self.name.clone(), None, self.text.clone()));
+        messages::report(&[error.diagnostic_at(Span::new(file, at))], &sources);
+    }
 }
 
-/// A command's error as its diagnostic's plain line: `error: MESSAGE`.
-fn print_error(error: &DebugError, label: &str) {
-    let diagnostic = error.diagnostic(FileId::default());
-    let message = crate::files::escape_controls(&diagnostic.message);
-    println!("{label} {message}");
-}
-
-/// Runs commands from a file or a pipe; a plain, deterministic transcript.
-fn batch(debugger: &mut Debugger, lines: impl Iterator<Item = String>) -> ExitCode {
+/// Runs the `-x` and `-ex` commands, then those of a file or a pipe; a
+/// plain, deterministic transcript.
+fn batch(
+    debugger: &mut Debugger,
+    first: Vec<String>,
+    mut script: Script,
+    lines: impl Iterator<Item = String>,
+) -> ExitCode {
     println!("{}", banner(debugger));
     let mut failed = false;
-    for line in lines {
+    let mut given = Script::new(COMMAND_LINE);
+    let commands = (first.into_iter().map(|l| (true, l))).chain(lines.map(|l| (false, l)));
+    for (from_command_line, line) in commands {
+        let from = if from_command_line {
+            &mut given
+        } else {
+            &mut script
+        };
+        let at = from.push(&line);
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         println!("> {}", crate::files::escape_controls(line));
-        let (quit, error) = report(debugger.execute(line), "error:");
+        let (quit, error) = from.report(debugger.execute(line), at, "error:");
         failed |= error;
         if quit {
             break;
         }
     }
     if let Err(e) = debugger.unclosed_block("the commands") {
-        print_error(&e, "error:");
+        let end = script.text.len();
+        script.print_error(&e, end..end, "error:");
         failed = true;
     }
     if failed {
@@ -285,12 +352,18 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
             text.to_string()
         }
     };
+    let mut given = Script::new(COMMAND_LINE);
     for line in first {
         println!("> {}", crate::files::escape_controls(line));
-        if report(debugger.execute(line), &paint("31", "error:")).0 {
+        let at = given.push(line);
+        if given
+            .report(debugger.execute(line), at, &paint("31", "error:"))
+            .0
+        {
             return Ok(ExitCode::SUCCESS);
         }
     }
+    let mut typed = Script::new("<terminal>");
     let mut last = String::new();
     loop {
         let prompt = if debugger.reading_block() {
@@ -330,11 +403,14 @@ fn interactive(debugger: &mut Debugger, first: &[String]) -> Result<ExitCode, Fa
                 on_interrupt as *const () as libc::sighandler_t,
             );
         }
-        if report(
-            with_progress(|| debugger.execute(&line)),
-            &paint("31", "error:"),
-        )
-        .0
+        let at = typed.push(&line);
+        if typed
+            .report(
+                with_progress(|| debugger.execute(&line)),
+                at,
+                &paint("31", "error:"),
+            )
+            .0
         {
             break;
         }

@@ -6,7 +6,7 @@
 use super::commands::{CommandError, InspectError, RunError};
 use super::view::{FormatError, PathError, ReadError, ShowError, TypeError, ViewError};
 use crate::asm::LiteralError;
-use crate::diagnostic::{Code, Diagnostic, FileId};
+use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 
 /// A command that cannot run, or a run of commands that stopped at one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,6 +81,35 @@ impl DebugError {
     /// is the text of the transcript's `error:` line.
     pub fn diagnostic(&self, line: FileId) -> Diagnostic {
         Diagnostic::about_file(self.code(), line, self)
+    }
+
+    /// What the commands before the failing one printed (the `output` of
+    /// each [`DebugError::After`], in order), and the error's message
+    /// without it (led by the files it was sourced from).
+    pub fn printed(&self) -> (Vec<&str>, String) {
+        let mut outputs = Vec::new();
+        let mut files = String::new();
+        let mut error = self;
+        loop {
+            match error {
+                DebugError::After { output, error: e } => {
+                    outputs.push(output.as_str());
+                    error = e;
+                }
+                DebugError::In { file, error: e } => {
+                    files.push_str(&format!("{file}: "));
+                    error = e;
+                }
+                _ => return (outputs, format!("{files}{error}")),
+            }
+        }
+    }
+
+    /// The error as a diagnostic at the command that failed: `span` is
+    /// its line in the script it came from; the message is
+    /// [`DebugError::printed`]'s, without what earlier commands printed.
+    pub fn diagnostic_at(&self, span: Span) -> Diagnostic {
+        Diagnostic::error(self.code(), span, self.printed().1).label("this command")
     }
 
     /// The error after what earlier commands printed (`output` lines).
@@ -324,6 +353,17 @@ mod tests {
         assert_eq!(
             sourced.to_string(),
             "> info breakpoints\nNo breakpoints.\nsetup.cmds: no breakpoint, watchpoint or catchpoint 4"
+        );
+        let (printed, message) = sourced.printed();
+        assert_eq!(printed, ["> info breakpoints\nNo breakpoints."]);
+        assert_eq!(
+            message,
+            "setup.cmds: no breakpoint, watchpoint or catchpoint 4"
+        );
+        let d = sourced.diagnostic_at(Span::new(FileId(0), 3..20));
+        assert_eq!(
+            (d.code, d.message, d.primary.0.range()),
+            (Code::E0902, message, 3..20)
         );
     }
 }

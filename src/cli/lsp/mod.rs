@@ -18,6 +18,7 @@
 //! its request with an error (or, for a notification, writes the reason
 //! to standard error), and the loop goes on.
 
+mod actions;
 mod analysis;
 mod complete;
 mod diagnostics;
@@ -36,8 +37,8 @@ use lsp_types::notification::{
     Notification as NotificationKind, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, References,
-    Rename, Request as RequestKind,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+    References, Rename, Request as RequestKind, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     CompletionOptions, DocumentFormattingParams, HoverProviderCapability, OneOf,
@@ -109,6 +110,8 @@ fn capabilities() -> ServerCapabilities {
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -236,6 +239,12 @@ impl Server {
                 self.answer::<DocumentSymbolRequest>(request, Server::document_symbols)
             }
             Formatting::METHOD => self.answer::<Formatting>(request, Server::formatting),
+            WorkspaceSymbolRequest::METHOD => {
+                self.answer::<WorkspaceSymbolRequest>(request, Server::workspace_symbols)
+            }
+            CodeActionRequest::METHOD => {
+                self.answer::<CodeActionRequest>(request, Server::code_actions)
+            }
             _ => Response::new_err(
                 request.id,
                 ErrorCode::MethodNotFound as i32,

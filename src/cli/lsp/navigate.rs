@@ -13,8 +13,9 @@ use crate::asm::index::{Detail, Occurrence, Symbol};
 use crate::asm::resolve::Opcode;
 use lsp_types::{
     DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
-    GotoDefinitionResponse, Location, ReferenceParams, RenameParams, SymbolKind,
-    TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit,
+    GotoDefinitionResponse, Location, ReferenceParams, RenameParams, SymbolInformation, SymbolKind,
+    TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit, WorkspaceSymbolParams,
+    WorkspaceSymbolResponse,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -46,29 +47,35 @@ impl Server {
         let Some(span) = analysis.index.symbols[occurrence.symbol].definition else {
             return Ok(None);
         };
-        let location = Locator::new(analysis, &self.stdlib_folder)
-            .location(span)
-            .map_err(RequestError::Stdlib)?;
+        let location = Locator::new(analysis, &self.stdlib_folder).location(span)?;
         Ok(Some(GotoDefinitionResponse::Scalar(location)))
     }
 
     /// Every place the symbol of an analysis is named, in every open
-    /// document's analysis, each place once.
-    fn everywhere(&self, analysis: &Analysis, symbol: usize) -> Vec<(&Analysis, Occurrence)> {
+    /// document's analysis (grouped by analysis), each place once.
+    fn everywhere(&self, analysis: &Analysis, symbol: usize) -> Vec<(&Analysis, Vec<Occurrence>)> {
         let wanted = key(analysis, symbol);
         let name = &analysis.index.symbols[symbol].name;
         let mut seen = HashSet::new();
         let mut found = Vec::new();
         for other in self.documents.values().filter_map(|d| d.analysis.as_ref()) {
+            let mut places = HashMap::new();
+            let mut here = Vec::new();
             for (id, s) in other.index.symbols.iter().enumerate() {
                 if s.name != *name || key(other, id) != wanted {
                     continue;
                 }
                 for o in other.index.occurrences_of(id) {
-                    if seen.insert((other.place(o.span.file), o.span.start, o.span.end)) {
-                        found.push((other, o));
+                    let place = places
+                        .entry(o.span.file)
+                        .or_insert_with(|| other.place(o.span.file));
+                    if seen.insert((place.clone(), o.span.start, o.span.end)) {
+                        here.push(o);
                     }
                 }
+            }
+            if !here.is_empty() {
+                found.push((other, here));
             }
         }
         found
@@ -83,10 +90,13 @@ impl Server {
         };
         let declaration = params.context.include_declaration;
         let mut locations = Vec::new();
-        for (other, o) in self.everywhere(analysis, occurrence.symbol) {
-            if declaration || !o.definition {
-                let mut locator = Locator::new(other, &self.stdlib_folder);
-                locations.push(locator.location(o.span).map_err(RequestError::Stdlib)?);
+        for (other, occurrences) in self.everywhere(analysis, occurrence.symbol) {
+            let mut locator = Locator::new(other, &self.stdlib_folder);
+            for o in occurrences
+                .into_iter()
+                .filter(|o| declaration || !o.definition)
+            {
+                locations.push(locator.location(o.span)?);
             }
         }
         Ok(Some(locations))
@@ -127,44 +137,42 @@ impl Server {
         let prefix = symbol.name.strip_suffix(here.as_str()).unwrap_or("");
         let new_full = format!("{prefix}{new}");
         let places = self.everywhere(analysis, occurrence.symbol);
-        for (other, o) in &places {
-            if let Some(taken) = taken(other, &other.index.symbols[o.symbol], &new_full) {
+        for (other, occurrences) in &places {
+            let first = occurrences[0];
+            if let Some(taken) = taken(other, &other.index.symbols[first.symbol], &new_full) {
+                let at = taken.definition.unwrap_or(first.span);
                 return refuse(format!(
                     "`{new_full}` is already defined, as a {} at {}",
                     taken.kind(),
-                    other
-                        .assembly
-                        .sources
-                        .location(taken.definition.unwrap_or(o.span))
+                    other.assembly.sources.location(at)
                 ));
             }
         }
         let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
-        for (other, o) in places {
-            let at = other.assembly.sources.location(o.span);
-            if other.standard_files().contains(&o.span.file) {
-                return refuse(format!(
-                    "`{}` is named in the standard library ({at}), which is read-only",
-                    symbol.name
-                ));
-            }
-            let written = other.written(o.span);
-            let replacement = match written.strip_suffix(here.as_str()) {
-                Some(before) => format!("{before}{new}"),
-                None => {
+        for (other, occurrences) in places {
+            let standard = other.standard_files();
+            let mut locator = Locator::new(other, &self.stdlib_folder);
+            for o in occurrences {
+                let at = other.assembly.sources.location(o.span);
+                if standard.contains(&o.span.file) {
+                    return refuse(format!(
+                        "`{}` is named in the standard library ({at}), which is read-only",
+                        symbol.name
+                    ));
+                }
+                let written = other.written(o.span);
+                let Some(before) = written.strip_suffix(here.as_str()) else {
                     return refuse(format!(
                         "`{}` is written `{written}` at {at} (a macro's parameter?): rename it there by hand",
                         symbol.name
                     ));
-                }
-            };
-            let location = Locator::new(other, &self.stdlib_folder)
-                .location(o.span)
-                .map_err(RequestError::Stdlib)?;
-            changes
-                .entry(location.uri)
-                .or_default()
-                .push(TextEdit::new(location.range, replacement));
+                };
+                let location = locator.location(o.span)?;
+                changes
+                    .entry(location.uri)
+                    .or_default()
+                    .push(TextEdit::new(location.range, format!("{before}{new}")));
+            }
         }
         Ok(Some(WorkspaceEdit::new(changes)))
     }
@@ -207,6 +215,47 @@ impl Server {
             })
             .collect();
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+}
+
+/// At most this many symbols answer `workspace/symbol`.
+const MOST_WORKSPACE_SYMBOLS: usize = 500;
+
+impl Server {
+    /// `workspace/symbol`: the registers, labels, macros and constants of
+    /// every open document's last check whose name holds the query (any
+    /// case), each once, at most [`MOST_WORKSPACE_SYMBOLS`].
+    pub(super) fn workspace_symbols(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>, RequestError> {
+        let query = params.query.to_lowercase();
+        let mut seen = HashSet::new();
+        let mut found = Vec::new();
+        for analysis in self.documents.values().filter_map(|d| d.analysis.as_ref()) {
+            let mut locator = Locator::new(analysis, &self.stdlib_folder);
+            for (id, s) in analysis.index.symbols.iter().enumerate() {
+                let wanted = !s.local
+                    && !matches!(s.detail, Detail::Module { .. })
+                    && s.name.to_lowercase().contains(&query);
+                let Some(span) = s.definition.filter(|_| wanted) else {
+                    continue;
+                };
+                if found.len() == MOST_WORKSPACE_SYMBOLS || !seen.insert(key(analysis, id)) {
+                    continue;
+                }
+                #[allow(deprecated)]
+                found.push(SymbolInformation {
+                    name: s.name.clone(),
+                    kind: symbol_kind(s),
+                    tags: None,
+                    deprecated: None,
+                    location: locator.location(span)?,
+                    container_name: None,
+                });
+            }
+        }
+        Ok(Some(WorkspaceSymbolResponse::Flat(found)))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Updated inventories and the new item list.
 
 use super::conflicts::Conflicts;
-use super::{TakenSquare, nth};
+use super::nth;
 use crate::world::item::shatter;
 use crate::world::{Action, Item, Robot};
 
@@ -33,7 +33,9 @@ pub fn veterans(
             if let Action::MovedOut(_) = action {
                 return robot;
             }
-            let mut defended = drop_shields(&robot.inventory, attacks);
+            // Updated in place: most robots keep their inventory as it is.
+            let defended = &mut robot.inventory;
+            drop_shields(defended, attacks);
             match action {
                 Action::Lifted(n) => {
                     if let Some(item) = nth(items, *n) {
@@ -47,28 +49,25 @@ pub fn veterans(
                 }
                 _ => {}
             }
-            robot.inventory = defended;
             robot
         })
         .collect()
 }
 
-/// The report's `dropN n isShield`: the inventory without its first `n`
+/// The report's `dropN n isShield`: the inventory loses its first `n`
 /// shields.
-fn drop_shields(inventory: &[Item], n: usize) -> Vec<Item> {
+fn drop_shields(inventory: &mut Vec<Item>, n: usize) {
     let mut left = n;
-    inventory
-        .iter()
-        .filter(|item| {
+    if left > 0 {
+        inventory.retain(|item| {
             if left > 0 && item.is_shield() {
                 left -= 1;
                 false
             } else {
                 true
             }
-        })
-        .cloned()
-        .collect()
+        });
+    }
 }
 
 /// The report's `unaffected` and `dropped` item groups.
@@ -77,7 +76,7 @@ fn drop_shields(inventory: &[Item], n: usize) -> Vec<Item> {
 /// indices are removed one at a time from the *last* to the first, each from
 /// the already shortened list, unsorted. So `[1, 0]` removes the original
 /// items 0 and 2, and a repeated index removes two different items.
-pub fn remaining_items(here: &TakenSquare, actions: &[Action]) -> (Vec<Item>, Vec<Item>) {
+pub fn remaining_items(items: Vec<Item>, actions: &[Action]) -> (Vec<Item>, Vec<Item>) {
     let lifts = actions.iter().filter_map(|a| match a {
         Action::Lifted(i) => Some(std::slice::from_ref(i)),
         _ => None,
@@ -87,7 +86,7 @@ pub fn remaining_items(here: &TakenSquare, actions: &[Action]) -> (Vec<Item>, Ve
         _ => None,
     });
     let removed: Vec<i64> = lifts.chain(builds).flatten().copied().collect();
-    let mut unaffected = here.items.clone();
+    let mut unaffected = items;
     for &i in removed.iter().rev() {
         if let Ok(i) = usize::try_from(i)
             && i < unaffected.len()

@@ -140,13 +140,13 @@ impl ResolvedSquare {
             .map(|i| resolve::resolve(&here, open, &conflicts, i))
             .collect();
         let survived = survivors(&local_actions);
-        let (unaffected, dropped) = inventory::remaining_items(&here, &local_actions);
         let TakenSquare {
             robots,
             intents,
             items,
         } = here;
         let veterans = inventory::veterans(robots, &items, &conflicts, &local_actions);
+        let (unaffected, dropped) = inventory::remaining_items(items, &local_actions);
         let fallen = inventory::fallen(&veterans, &survived);
         let children: Vec<(usize, Robot)> = local_actions
             .iter()
