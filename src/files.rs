@@ -217,7 +217,7 @@ fn read_capped(source: impl Read, name: &str) -> Result<Vec<u8>, ReadError> {
 }
 
 /// What a file is, in words.
-fn kind(meta: &Metadata) -> &'static str {
+pub fn kind(meta: &Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
     if t.is_dir() {

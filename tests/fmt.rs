@@ -135,6 +135,13 @@ fn statements_are_indented_by_nesting() {
 }
 
 #[test]
+fn macro_invocations_outside_code_stand_as_declarations() {
+    insta::assert_snapshot!(formatted(
+        "use std/control\nmacro board r\nreg r\nend\n  board x\n    board v\nmain:\nboard y\n    if 1\n board u\n  end\n    halt\nreg z\n        board w\n.next:\nboard t\n"
+    ));
+}
+
+#[test]
 fn operands_start_in_one_column() {
     insta::assert_snapshot!(formatted(
         "use std/control\nreg x\nreg y\nmain:\n    mov x, y\n    jnil x, main\n    deconstruct x, y, x\n    jcons    y, main\n    ; a comment does not break the run\n    push x,y\n\n    mov    y, x\n    halt\n"
@@ -207,7 +214,7 @@ fn docs_fmt_md_examples_format_as_shown_and_its_numbers_are_the_code_s() {
         assert_eq!(formatted(before), after, "docs/fmt.md:\n{before}");
         (from, pairs) = (end, pairs + 1);
     }
-    assert_eq!(pairs, 8);
+    assert_eq!(pairs, 9);
 }
 
 #[test]
@@ -261,6 +268,24 @@ impl Loader for Disk {
         let text = format(&file.text);
         Ok(SourceFile::new(file.name, file.path, text))
     }
+}
+
+#[test]
+fn every_example_stdlib_module_and_tutorial_program_is_formatted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = sources_under("examples");
+    files.extend(sources_under("stdlib"));
+    files.extend(sources_under("docs/tutorial"));
+    let mut args = vec!["fmt".to_string(), "--check".to_string()];
+    args.extend(files.iter().map(|p| p.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = fmt_in(root, &args, "");
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (Some(0), ""),
+        "not formatted (`constree fmt` them):\n{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -476,6 +501,39 @@ fn a_file_that_does_not_parse_is_left_as_it_is_with_an_error_saying_where() {
     );
     let out = fmt_in(scratch.path(), &["fmt", "game.toml"], "");
     out.assert_error("not a program source");
+}
+
+#[test]
+fn only_regular_files_are_rewritten_in_place() {
+    let scratch = Scratch::new("fmt-fifo");
+    let fifo = scratch.path().join("pipe.cta");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let before = snapshot(scratch.path());
+    // Opening the FIFO would wait for a writer: the cap on time would end it.
+    let out = fmt_in(scratch.path(), &["fmt", "pipe.cta"], "");
+    out.assert_error("pipe.cta: not rewritten: it is a FIFO");
+    assert!(out.stderr.contains("[E1202]"), "{out:#?}");
+    assert_eq!(snapshot(scratch.path()), before);
+    std::os::unix::fs::symlink("/dev/null", scratch.path().join("null.cta")).unwrap();
+    let out = fmt_in(scratch.path(), &["fmt", "null.cta"], "");
+    out.assert_error("null.cta: not rewritten: it is a device");
+    // Standard input stays the way to format what is not a file.
+    let out = fmt_in(scratch.path(), &["fmt", "-"], MISFORMATTED);
+    out.assert_success();
+    assert_eq!(out.stdout, FORMATTED);
+}
+
+#[test]
+fn without_files_it_is_a_usage_error_and_reads_nothing() {
+    let scratch = Scratch::new("fmt-none");
+    let out = run_capped(scratch.path(), &["fmt"], MISFORMATTED.as_bytes());
+    assert_eq!((out.code, out.timed_out), (Some(2), false), "{out:#?}");
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("<FILES>"), "{out:#?}");
 }
 
 // Hostile inputs: an answer or a clean error, within the caps.

@@ -50,36 +50,71 @@ pub fn run(args: FmtArgs) -> Result<ExitCode, Failure> {
     })
 }
 
+/// Refuses to rewrite in place what is not a regular file (a FIFO, a
+/// device, a socket), before opening it: opening a FIFO would wait for a
+/// writer, and what is read from it cannot be written back.
+fn regular(path: &Path, name: &str) -> Result<(), Failure> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => Err(Failure::Output {
+            path: name.to_string(),
+            reason: format!(
+                "not rewritten: it is {}, and only a regular file is rewritten in place \
+                 (`constree fmt - < FILE` formats it to standard output)",
+                crate::files::kind(&meta)
+            ),
+        }),
+        // Reading says what is wrong with a directory or a missing file.
+        _ => Ok(()),
+    }
+}
+
 /// Formats one file (`-`: standard input to standard output).
 fn one(path: &Path, check: bool) -> Result<Outcome, Failure> {
     kind::SOURCE.check("fmt", path)?;
     let name = crate::files::display(path);
+    if !check && path != Path::new("-") {
+        regular(path, &name)?;
+    }
     let text = super::input::read_text(path)?;
     let mut sources = Sources::default();
-    let file = sources.add(SourceFile::new(name.clone(), None, text.clone()));
-    let formatted = match crate::asm::fmt::format(file, &text) {
-        Ok(formatted) => formatted,
-        Err(errors) => {
-            messages::report(&errors, &sources);
-            let first = sources.location(errors[0].primary.0);
-            return Err(Failure::Unassembled(format!(
-                "{first}: not formatted: the file does not parse ({})",
-                crate::words::count(errors.len() as u64, "error")
-            )));
-        }
+    let file = sources.add(SourceFile::new(name.clone(), None, text));
+    let text = sources.get(file).text.as_str();
+    let refused = |errors: Vec<crate::diagnostic::Diagnostic>| {
+        messages::report(&errors, &sources);
+        let first = sources.location(errors[0].primary.0);
+        Failure::Unassembled(format!(
+            "{first}: not formatted: the file does not parse ({})",
+            crate::words::count(errors.len() as u64, "error")
+        ))
     };
     if check {
-        if formatted == text {
+        // Compared a line at a time, never gathered.
+        let mut at = 0;
+        let same = crate::asm::fmt::format_with(file, text, |line| {
+            if text.as_bytes()[at..].starts_with(line.as_bytes()) {
+                at += line.len();
+                Ok(())
+            } else {
+                Err(())
+            }
+        })
+        .map_err(refused)?;
+        if same.is_ok() && at == text.len() {
             return Ok(Outcome::Done);
         }
         println!("{name}");
         return Ok(Outcome::Unformatted);
     }
     if path == Path::new("-") {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(formatted.as_bytes())?;
+        // Written a line at a time, never gathered.
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        crate::asm::fmt::format_with(file, text, |line| stdout.write_all(line.as_bytes()))
+            .map_err(refused)??;
         stdout.flush()?;
-    } else if formatted != text {
+        return Ok(Outcome::Done);
+    }
+    let formatted = crate::asm::fmt::format(file, text).map_err(refused)?;
+    if formatted != text {
         crate::files::rewrite(path, formatted.as_bytes()).map_err(|e| Failure::Output {
             path: name.to_string(),
             reason: format!("not written: {e}"),

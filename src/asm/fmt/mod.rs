@@ -11,7 +11,10 @@
 //! - labels stand alone in column 0 (`main: halt` becomes two lines);
 //! - statements are indented [`INDENT`] spaces, and each body of `if`,
 //!   `else`, `macro` and `block` one level more (at most
-//!   [`MAX_INDENT_LEVELS`] levels);
+//!   [`MAX_INDENT_LEVELS`] levels); an instruction or macro invocation
+//!   at the top level is indented one level in code (after a label, up to
+//!   the next declaration) and stands in column 0 outside it, as the
+//!   declarations a macro there writes do;
 //! - the operands of consecutive instructions start in one column;
 //! - trailing comments of consecutive lines start in one column;
 //! - tokens are spaced one way (`mov x, [1, -2 | t]`, `#5`, `@(B + 1)`,
@@ -56,9 +59,27 @@ pub const COMMENT_ALIGN_WIDTH: usize = 60;
 /// The file's text in the canonical layout, or, for a file that does not
 /// lex or parse, its errors (nothing is formatted then).
 pub fn format(file: FileId, text: &str) -> Result<String, Vec<Diagnostic>> {
+    let mut out = String::with_capacity(text.len());
+    let Ok(()) = format_with(file, text, |line| {
+        out.push_str(line);
+        Ok::<(), std::convert::Infallible>(())
+    })?;
+    Ok(out)
+}
+
+/// [`format`], giving the formatted text to `emit` a line at a time rather
+/// than gathering it (for standard output, and for `--check`, which only
+/// compares): memory then follows the input's size, not the output's.
+/// The outer error is the file's errors (nothing emitted then), the inner
+/// one the first error of `emit`.
+pub fn format_with<E>(
+    file: FileId,
+    text: &str,
+    emit: impl FnMut(&str) -> Result<(), E>,
+) -> Result<Result<(), E>, Vec<Diagnostic>> {
     let unary = parse(file, text)?;
     let rows = rows::rows(file, text, &unary);
-    Ok(render::render(rows))
+    Ok(render::render(rows, emit))
 }
 
 /// Parses the whole file: the byte offsets of the minus signs that negate

@@ -4,50 +4,36 @@
 use super::rows::{Kind, Row};
 use super::{COMMENT_ALIGN_WIDTH, COMMENT_TAB, MNEMONIC_ALIGN_WIDTH};
 
-/// The text of the rows, each line ended by a newline.
-pub fn render(rows: Vec<Row>) -> String {
+/// Gives the rows to `emit` as lines of text, one at a time, each ended
+/// by a newline; stops at the first error `emit` returns. Nothing but one
+/// line is held: a file of 100,000 nested bodies is hundreds of megabytes
+/// of spaces, written without being gathered.
+pub fn render<E>(rows: Vec<Row>, mut emit: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
     let mut rows = without_extra_blanks(rows);
     align_operands(&mut rows);
     let columns = comment_columns(&rows);
-    // Allocated once: a file of 100,000 nested bodies is hundreds of
-    // megabytes of spaces.
-    let size: usize = rows
-        .iter()
-        .zip(&columns)
-        .map(|(row, &column)| {
-            let code = match row.kind {
-                Kind::Blank => 0,
-                Kind::Comment => row.indent,
-                _ if row.operands.is_empty() => row.indent + row.head.len(),
-                _ => row.indent + row.head.len() + 1 + row.operands.len(),
-            };
-            let comment = row
-                .comment
-                .as_ref()
-                .map_or(0, |c| padding(row, column) + c.len());
-            code + comment + 1
-        })
-        .sum();
-    let mut out = String::with_capacity(size);
-    for (row, column) in rows.iter().zip(columns) {
+    let mut line = String::new();
+    for (row, column) in rows.into_iter().zip(columns) {
+        line.clear();
         let spaces = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
         if row.kind != Kind::Blank {
-            spaces(&mut out, row.indent);
+            spaces(&mut line, row.indent);
         }
         if !matches!(row.kind, Kind::Blank | Kind::Comment) {
-            out.push_str(&row.head);
+            line.push_str(&row.head);
             if !row.operands.is_empty() {
-                out.push(' ');
-                out.push_str(&row.operands);
+                line.push(' ');
+                line.push_str(&row.operands);
             }
         }
         if let Some(comment) = &row.comment {
-            spaces(&mut out, padding(row, column));
-            out.push_str(comment);
+            spaces(&mut line, padding(&row, column));
+            line.push_str(comment);
         }
-        out.push('\n');
+        line.push('\n');
+        emit(&line)?;
     }
-    out
+    Ok(())
 }
 
 /// Drops blank lines that do not separate: all but one of several in a

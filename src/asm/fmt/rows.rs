@@ -67,6 +67,7 @@ pub fn rows(file: FileId, text: &str, unary: &HashSet<u32>) -> Vec<Row> {
         unary,
         rows: Vec::new(),
         depth: 0,
+        code: false,
         end: 0,
         started: false,
     };
@@ -84,6 +85,9 @@ struct Builder<'t> {
     rows: Vec<Row>,
     /// Bodies open (`if`, `macro`, `block`).
     depth: usize,
+    /// Whether the top level is in code: after a label, up to the next
+    /// declaration or `macro` written at the top level.
+    code: bool,
     /// The end of the last token read.
     end: usize,
     /// Whether a token has been read (the text before the first token is
@@ -153,20 +157,37 @@ impl Builder<'_> {
             matches!(first, Token::Ident(_)) && matches!(line.get(1), Some((Token::Colon, _)));
         let statement = if label { &line[2..] } else { line };
         let head = statement.first().map(|t| t.0);
+        let top = self.depth == 0;
+        if top && label {
+            self.code = true;
+        }
         let kind = match head {
             Some(Token::Ident("if" | "macro" | "block")) => Kind::Opens,
             Some(Token::Ident("else")) => Kind::Else,
             Some(Token::Ident("end")) => Kind::End,
+            // A macro invocation at the top level outside code stands for
+            // the declarations it writes, and stands as they do.
             Some(Token::Ident(word)) if !crate::asm::ast::KEYWORDS.contains(&word) => {
-                Kind::Instruction
+                if top && !self.code {
+                    Kind::Directive
+                } else {
+                    Kind::Instruction
+                }
             }
             _ => Kind::Directive,
         };
+        if top
+            && head.is_some()
+            && (kind == Kind::Directive
+                || kind == Kind::Opens && head == Some(Token::Ident("macro")))
+        {
+            self.code = false;
+        }
         let depth = match kind {
             Kind::Else | Kind::End => self.depth.saturating_sub(1),
             _ => self.depth,
         };
-        // Instructions never stand in column 0.
+        // Instructions (in code) never stand in column 0.
         let indent = match kind {
             Kind::Instruction => statement_indent(depth.max(1)),
             _ => statement_indent(depth),
