@@ -102,7 +102,7 @@ fn machine_errors_are_warned_about_and_can_fail_the_test() {
     let source = std::fs::read_to_string(&bot).unwrap();
     let line = source
         .lines()
-        .position(|l| l.contains("pop trail"))
+        .position(|l| l.split_whitespace().take(2).eq(["pop", "trail,"]))
         .unwrap();
     std::fs::write(
         &bot,
