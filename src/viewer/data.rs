@@ -20,10 +20,45 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Why a replay cannot be viewed.
+/// Why a replay cannot be viewed (each kind is code `E1105` at the command
+/// line).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ViewError(pub String);
+pub enum ViewError {
+    /// The replay holds no world at all.
+    #[error("{file}: the replay holds no world")]
+    NoWorld {
+        /// The replay, as shown.
+        file: String,
+    },
+    /// The replay's scenario does not load.
+    #[error("{file}: {error}")]
+    Scenario {
+        /// The replay, as shown.
+        file: String,
+        /// Why the scenario does not load.
+        error: crate::scenario::ScenarioError,
+    },
+    /// The recorded start is not the world its scenario makes.
+    #[error("{file}: the recorded start differs from its scenario's")]
+    StartDiffers {
+        /// The replay, as shown.
+        file: String,
+    },
+    /// A recorded step is not what the engine makes of the step before.
+    #[error("{file}: step {step} of the replay is not what the engine makes of step {}", step - 1)]
+    StepDiffers {
+        /// The replay, as shown.
+        file: String,
+        /// The step that differs (1 or more).
+        step: usize,
+    },
+    /// The page's data cannot be written as JSON.
+    #[error("the page's data cannot be written: {0}")]
+    Data(#[from] serde_json::Error),
+    /// The page template lacks one of its markers.
+    #[error("the page template lacks {0}")]
+    Template(&'static str),
+}
 
 /// Distinct texts, each stored once; robots and items refer to them by
 /// index.
@@ -333,19 +368,18 @@ type Start = (Option<Scenario>, World, Vec<(usize, usize)>);
 
 fn start(replay: &Replay, file: &str) -> Result<Start, ViewError> {
     let Some(first) = replay.first_world() else {
-        return Err(ViewError(format!("{file}: the replay holds no world")));
+        return Err(ViewError::NoWorld { file: file.into() });
     };
     if replay.scenario.trim().is_empty() {
         return Ok((None, first.clone(), Vec::new()));
     }
-    let scenario = replay
-        .scenario()
-        .map_err(|e| ViewError(format!("{file}: {e}")))?;
+    let scenario = replay.scenario().map_err(|error| ViewError::Scenario {
+        file: file.into(),
+        error,
+    })?;
     let (world, starts) = scenario.world(scenario.seed);
     if *first != world {
-        return Err(ViewError(format!(
-            "{file}: the recorded start differs from its scenario's"
-        )));
+        return Err(ViewError::StartDiffers { file: file.into() });
     }
     Ok((Some(scenario), world, starts))
 }
@@ -425,10 +459,10 @@ pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
     for step in 1..=steps {
         let (next, report) = update_reported(world.clone());
         if recorded.next().as_ref() != Some(&next) {
-            return Err(ViewError(format!(
-                "{file}: step {step} of the replay is not what the engine makes of step {}",
-                step - 1
-            )));
+            return Err(ViewError::StepDiffers {
+                file: file.into(),
+                step,
+            });
         }
         // Events, from what the robots that began the step did.
         for (cell, began) in report.began.iter().enumerate() {
@@ -542,7 +576,7 @@ pub fn build(replay: &Replay, file: &str) -> Result<String, ViewError> {
         names: b.names,
         texts: b.texts.list,
     };
-    let meta = serde_json::to_string(&meta).map_err(|e| ViewError(e.to_string()))?;
+    let meta = serde_json::to_string(&meta)?;
     Ok(format!(
         "{{\"meta\":{meta},\"start\":{start},\"changes\":{changes}}}"
     ))

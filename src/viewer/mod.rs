@@ -47,9 +47,7 @@ pub fn page(replay: &Replay, file: &str) -> Result<String, ViewError> {
     let mut out = String::with_capacity(TEMPLATE.len() + data.len() + SCRIPT.len());
     let mut rest = TEMPLATE;
     for (marker, value) in parts {
-        let (before, after) = rest
-            .split_once(marker)
-            .ok_or_else(|| ViewError(format!("the page template lacks {marker}")))?;
+        let (before, after) = rest.split_once(marker).ok_or(ViewError::Template(marker))?;
         out.push_str(before);
         out.push_str(value);
         rest = after;
