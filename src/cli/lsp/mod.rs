@@ -82,6 +82,10 @@ struct Server {
     stdlib: Option<PathBuf>,
     /// Where the embedded standard library is written for the editor.
     stdlib_folder: StdlibFolder,
+    /// The checks that new ones replaced, freed once the new diagnostics
+    /// are sent (freeing a large program's trees takes milliseconds that
+    /// the editor need not wait for).
+    replaced: Vec<Analysis>,
 }
 
 pub fn run(args: LspArgs) -> Result<ExitCode, Failure> {
@@ -134,6 +138,7 @@ fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, F
         documents: HashMap::new(),
         stdlib,
         stdlib_folder: StdlibFolder::default(),
+        replaced: Vec::new(),
     };
     for message in &connection.receiver {
         match message {
@@ -171,6 +176,7 @@ fn serve(connection: &Connection, stdlib: Option<PathBuf>) -> Result<ExitCode, F
                     Ok(Err(reason)) => eprintln!("constree lsp: {method}: {reason}"),
                     Err(_) => eprintln!("constree lsp: {method}: the server failed on it"),
                 }
+                server.replaced.clear();
             }
             Message::Response(_) => {}
         }
@@ -445,11 +451,12 @@ impl Server {
             .collect();
         if let Some(document) = self.documents.get_mut(&uri) {
             document.reads = reads;
-            document.analysis = Some(Analysis {
+            let analysis = Analysis {
                 uri: uri.clone(),
                 assembly,
                 index,
-            });
+            };
+            self.replaced.extend(document.analysis.replace(analysis));
         }
         publish(uri, diagnostics, Some(version))
     }
