@@ -41,12 +41,24 @@ impl DenyOption {
     pub fn warnings(&self) -> bool {
         self.deny.is_some()
     }
+}
 
+/// `--stdlib` and `--deny warnings`: how the commands that assemble
+/// programs assemble them.
+#[derive(clap::Args, Clone)]
+pub struct AssemblyOptions {
+    #[command(flatten)]
+    pub stdlib: StdlibOption,
+    #[command(flatten)]
+    pub deny: DenyOption,
+}
+
+impl AssemblyOptions {
     /// How a scenario's programs are assembled under these options.
-    pub fn assembling(&self, stdlib: &StdlibOption) -> Assembling {
+    pub fn assembling(&self) -> Assembling {
         Assembling {
-            stdlib: stdlib.dir(),
-            deny_warnings: self.warnings(),
+            stdlib: self.stdlib.dir(),
+            deny_warnings: self.deny.warnings(),
         }
     }
 }
@@ -68,9 +80,7 @@ pub struct AsmArgs {
     #[arg(long, value_enum, value_name = "FORM", default_value = "json")]
     image_format: super::image::FormArg,
     #[command(flatten)]
-    stdlib: StdlibOption,
-    #[command(flatten)]
-    deny: DenyOption,
+    assembly: AssemblyOptions,
     #[command(flatten)]
     messages: MessageFormatOption,
 }
@@ -88,9 +98,7 @@ pub struct CheckArgs {
     /// The program (`.cta`).
     file: PathBuf,
     #[command(flatten)]
-    stdlib: StdlibOption,
-    #[command(flatten)]
-    deny: DenyOption,
+    assembly: AssemblyOptions,
     #[command(flatten)]
     messages: MessageFormatOption,
 }
@@ -129,7 +137,7 @@ pub fn load_program(
 pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
     args.messages.install();
     kind::SOURCE.check("asm", &args.file)?;
-    let assembly = assemble_reporting(&args.file, &args.stdlib, &args.deny);
+    let assembly = assemble_reporting(&args.file, &args.assembly.stdlib, &args.assembly.deny);
     let Some(image) = &assembly.image else {
         return Ok(ExitCode::FAILURE);
     };
@@ -153,7 +161,7 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
 pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     args.messages.install();
     kind::SOURCE.check("check", &args.file)?;
-    let assembly = assemble_reporting(&args.file, &args.stdlib, &args.deny);
+    let assembly = assemble_reporting(&args.file, &args.assembly.stdlib, &args.assembly.deny);
     Ok(if assembly.image.is_none() {
         ExitCode::FAILURE
     } else {

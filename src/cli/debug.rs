@@ -4,7 +4,7 @@
 //! standard input): every command echoed as `> COMMAND`, errors as
 //! `error: ...`, exit code 1 if any command failed.
 
-use super::asm::{DenyOption, StdlibOption};
+use super::asm::AssemblyOptions;
 use super::messages::{self, MessageFormat, MessageFormatOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
@@ -55,9 +55,7 @@ pub struct DebugArgs {
     #[arg(long = "image", value_name = "FILE")]
     image: Vec<PathBuf>,
     #[command(flatten)]
-    stdlib: StdlibOption,
-    #[command(flatten)]
-    deny: DenyOption,
+    assembly: AssemblyOptions,
     #[command(flatten)]
     messages: MessageFormatOption,
 }
@@ -120,7 +118,7 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
     kind::SCENARIO_OR_PROGRAM.check("debug", target)?;
     let is_program = target.extension().is_some_and(|e| e == "cta" || e == "ctm");
     if !is_program {
-        let assembling = args.deny.assembling(&args.stdlib);
+        let assembling = args.assembly.assembling();
         return Ok((Scenario::load_text_with(target, &assembling)?.0, Vec::new()));
     }
     if !target.is_file() {
@@ -129,8 +127,8 @@ fn load(args: &DebugArgs) -> Result<Loaded, Failure> {
             target.display()
         )));
     }
-    let loader = DiskLoader::new(args.stdlib.dir());
-    let programs = |_: &str| load_program_denying(&loader, target, args.deny.warnings());
+    let loader = DiskLoader::new(args.assembly.stdlib.dir());
+    let programs = |_: &str| load_program_denying(&loader, target, args.assembly.deny.warnings());
     let text = lone_program_scenario(target);
     let scenario = Scenario::from_text(&target.display().to_string(), &text, &programs)?;
     Ok((scenario, Vec::new()))
@@ -160,9 +158,9 @@ fn debugger(args: &DebugArgs) -> Result<Debugger, Failure> {
     let (scenario, builtins) = load(args)?;
     note_missing_sources(&scenario);
     let mut debugger = Debugger::for_scenario(scenario, builtins)?;
-    let loader = DiskLoader::new(args.stdlib.dir());
+    let loader = DiskLoader::new(args.assembly.stdlib.dir());
     for file in &args.image {
-        let image = load_program_denying(&loader, file, args.deny.warnings())?;
+        let image = load_program_denying(&loader, file, args.assembly.deny.warnings())?;
         debugger.add_image(image);
     }
     if let Some(sel) = &args.robot {

@@ -1,6 +1,6 @@
 //! `constree exec`: one machine outside any world.
 
-use super::asm::{DenyOption, StdlibOption, load_program};
+use super::asm::{AssemblyOptions, load_program};
 use super::{Failure, kind};
 use crate::asm::{parse_literal, show};
 use crate::debugger::view::{ValueType, ViewContext, show_as};
@@ -33,14 +33,12 @@ pub struct ExecArgs {
     #[arg(long, value_name = "REGISTERS")]
     show: Vec<String>,
     #[command(flatten)]
-    stdlib: StdlibOption,
-    #[command(flatten)]
-    deny: DenyOption,
+    assembly: AssemblyOptions,
 }
 
 pub fn run(args: ExecArgs) -> Result<ExitCode, Failure> {
     kind::PROGRAM.check("exec", &args.file)?;
-    let image = load_program(&args.file, &args.stdlib, &args.deny)?;
+    let image = load_program(&args.file, &args.assembly.stdlib, &args.assembly.deny)?;
     let input = match &args.input {
         Some(text) => {
             Some(parse_literal(text).map_err(|m| Failure::Usage(format!("--input: {m}")))?)

@@ -1,7 +1,7 @@
 //! `constree run` and `constree replay`: play a scenario, show a recorded
 //! game.
 
-use super::asm::{DenyOption, StdlibOption};
+use super::asm::AssemblyOptions;
 use super::messages::{self, MessageFormatOption};
 use super::render::{self, map};
 use super::{Failure, kind};
@@ -56,9 +56,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "ROBOT")]
     trace: Option<String>,
     #[command(flatten)]
-    stdlib: StdlibOption,
-    #[command(flatten)]
-    deny: DenyOption,
+    assembly: AssemblyOptions,
     #[command(flatten)]
     messages: MessageFormatOption,
 }
@@ -86,10 +84,7 @@ fn load(args: &RunArgs) -> Result<Result<(Scenario, String), ScenarioError>, Fai
     match &args.scenario {
         Some(path) => {
             kind::SCENARIO.check("run", path)?;
-            Ok(Scenario::load_text_with(
-                path,
-                &args.deny.assembling(&args.stdlib),
-            ))
+            Ok(Scenario::load_text_with(path, &args.assembly.assembling()))
         }
         None => Ok(builtin::scenario().map(|s| (s, builtin::text().to_string()))),
     }

@@ -1,6 +1,6 @@
 //! `constree test`: play scenarios and check their `[expect]` tables.
 
-use super::asm::{DenyOption, StdlibOption};
+use super::asm::AssemblyOptions;
 use super::messages::{self, MessageFormatOption};
 use super::{Failure, kind};
 use crate::scenario::{Assembling, Scenario};
@@ -35,9 +35,7 @@ pub struct TestArgs {
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
     #[command(flatten)]
-    stdlib: StdlibOption,
-    #[command(flatten)]
-    deny: DenyOption,
+    assembly: AssemblyOptions,
     #[command(flatten)]
     messages: MessageFormatOption,
 }
@@ -74,11 +72,7 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Failure> {
     };
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &files {
-        let (p, f) = test_file(
-            file,
-            &args.deny.assembling(&args.stdlib),
-            args.filter.as_deref(),
-        );
+        let (p, f) = test_file(file, &args.assembly.assembling(), args.filter.as_deref());
         passed += p;
         failed += f;
     }

@@ -2,7 +2,7 @@
 //! programs, in parallel, ranked; `--shard K/N` plays a share of them, and
 //! `constree tournament merge` combines the shares.
 
-use super::asm::{DenyOption, StdlibOption};
+use super::asm::AssemblyOptions;
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
 use crate::scenario::tournament::shard::{Shard, merge};
@@ -61,9 +61,7 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
     #[command(flatten)]
-    stdlib: StdlibOption,
-    #[command(flatten)]
-    deny: DenyOption,
+    assembly: AssemblyOptions,
 }
 
 /// The subcommands of `constree tournament`.
@@ -162,7 +160,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     }
     let record = record_request(&args.record_round)?;
     kind::SCENARIO.check("tournament --game", game)?;
-    let assembling = args.deny.assembling(&args.stdlib);
+    let assembling = args.assembly.assembling();
     let (scenario, text) = Scenario::load_text_with(game, &assembling)?;
     let players = entrants(&args.players, &assembling)?;
     if let Some((_, file)) = &record {

@@ -23,6 +23,39 @@ pub trait Diagnose {
     fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic>;
 }
 
+/// An error of reading or writing a file of one of the crate's JSON
+/// formats (an image, a replay): an error of one file, with the file's
+/// text when the error inside is at a line and column of its JSON, or an
+/// error of no file. Its diagnostic ([`Diagnose`]) is at that line and
+/// column, else about the file, else about no file.
+pub trait FileError: std::fmt::Display {
+    /// The code of its kind.
+    fn code(&self) -> Code;
+    /// When it is the error of one file: the file's name as shown, its
+    /// text (for an error with a place in it) and the error inside.
+    fn in_file(&self) -> Option<(&str, Option<&str>, &Self)>;
+    /// The 1-based line and column (as serde_json counts them) of an error
+    /// in a file's JSON.
+    fn json_at(&self) -> Option<(usize, usize)>;
+}
+
+impl<E: FileError> Diagnose for E {
+    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
+        let Some((name, text, error)) = self.in_file() else {
+            return vec![Diagnostic::nowhere(self.code(), self)];
+        };
+        let at = error.json_at();
+        vec![Diagnostic::in_file(
+            sources,
+            error.code(),
+            name,
+            text,
+            at,
+            error,
+        )]
+    }
+}
+
 /// Where a diagnostic points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place {

@@ -25,7 +25,7 @@ use super::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
     Segment, SourceMap,
 };
-use crate::diagnostic::{Code, Diagnose, Diagnostic, Sources};
+use crate::diagnostic::{Code, FileError};
 use crate::tree::{NodeTable, trees_from_nodes};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -197,24 +197,23 @@ impl ImageError {
     }
 }
 
-impl Diagnose for ImageError {
-    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
-        let ImageError::File { name, text, error } = self else {
-            return vec![Diagnostic::nowhere(self.code(), self)];
-        };
-        let at = match error.as_ref() {
+impl FileError for ImageError {
+    fn code(&self) -> Code {
+        ImageError::code(self)
+    }
+
+    fn in_file(&self) -> Option<(&str, Option<&str>, &Self)> {
+        match self {
+            ImageError::File { name, text, error } => Some((name, text.as_deref(), error)),
+            _ => None,
+        }
+    }
+
+    fn json_at(&self) -> Option<(usize, usize)> {
+        match self {
             ImageError::Json { at, .. } => Some(*at),
             _ => None,
-        };
-        let text = text.as_deref();
-        vec![Diagnostic::in_file(
-            sources,
-            error.code(),
-            name,
-            text,
-            at,
-            error,
-        )]
+        }
     }
 }
 

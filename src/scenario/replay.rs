@@ -16,7 +16,7 @@
 //!  "steps": [[[0, {"robots": […], "items": […]}], [1, {}]], …]}
 //! ```
 
-use crate::diagnostic::{Code, Diagnose, Diagnostic, Sources};
+use crate::diagnostic::{Code, FileError};
 use crate::image::Image;
 use crate::image::format::check_format;
 use crate::machine::Register;
@@ -258,24 +258,23 @@ impl ReplayError {
     }
 }
 
-impl Diagnose for ReplayError {
-    fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
-        let ReplayError::File { name, text, error } = self else {
-            return vec![Diagnostic::nowhere(self.code(), self)];
-        };
-        let at = match error.as_ref() {
+impl FileError for ReplayError {
+    fn code(&self) -> Code {
+        ReplayError::code(self)
+    }
+
+    fn in_file(&self) -> Option<(&str, Option<&str>, &Self)> {
+        match self {
+            ReplayError::File { name, text, error } => Some((name, text.as_deref(), error)),
+            _ => None,
+        }
+    }
+
+    fn json_at(&self) -> Option<(usize, usize)> {
+        match self {
             ReplayError::Json { at, .. } => Some(*at),
             _ => None,
-        };
-        let text = text.as_deref();
-        vec![Diagnostic::in_file(
-            sources,
-            error.code(),
-            name,
-            text,
-            at,
-            error,
-        )]
+        }
     }
 }
 
