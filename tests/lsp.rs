@@ -1153,10 +1153,13 @@ const FRAGMENTS: &[&str] = &[
     "@9",
 ];
 
-/// Structural attacks, made at random, rarely: deep nesting, long chains,
-/// a huge line, an include cycle, many open `if`s.
-fn attack(rng: &mut Rng) -> String {
-    match rng.below(6) {
+/// The structural attacks: deep nesting, long chains, a huge line, an
+/// include cycle, many open `if`s, a long list.
+const ATTACKS: usize = 6;
+
+/// The `kind`th structural attack.
+fn attack(kind: usize) -> String {
+    match kind % ATTACKS {
         0 => format!("reg deep = {}{}\n", "[".repeat(10_000), "]".repeat(10_000)),
         1 => format!("const CHAIN = {}\n", vec!["1"; 5_000].join(" + ")),
         2 => format!("    nilify {}\n", "r".repeat(200_000)),
@@ -1300,7 +1303,7 @@ fn random_edits_never_kill_the_server() {
     let edits: usize = std::env::var("CONSTREE_LSP_FUZZ_EDITS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(300);
+        .unwrap_or(250);
     let seed: u64 = std::env::var("CONSTREE_LSP_FUZZ_SEED")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -1327,8 +1330,13 @@ fn random_edits_never_kill_the_server() {
             } else {
                 random_position(&mut rng, &text)
             };
+            // Every attack once in the first `30 * ATTACKS` edits, and then
+            // at random.
             let new = match rng.below(40) {
-                0 => attack(&mut rng),
+                _ if version % 30 == 0 && version <= 30 * ATTACKS as i32 => {
+                    attack(version as usize / 30)
+                }
+                0 => attack(rng.below(ATTACKS)),
                 1..=8 => String::new(),
                 _ => rng.pick(FRAGMENTS).to_string(),
             };

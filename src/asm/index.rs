@@ -1,6 +1,8 @@
 //! The symbol index: every register, label, macro, constant and module of
-//! a program, where each is defined and every place it is named, for an
-//! editor (go to definition, references, rename, hover).
+//! a program, where each is defined and every place it is named, the
+//! instructions that write each register and what each macro call expands
+//! to, for an editor (go to definition, references, rename, hover, inlay
+//! hints).
 //!
 //! It is taken from the compiler's own passes, never from a second reading
 //! of the text: the expander records the macros it defines and invokes,
