@@ -17,11 +17,6 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-/// The binary's allocator, so that the in-process figures compare with the
-/// server's.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// How many lines the program has.
 const LINES: usize = 5_000;
 
@@ -336,32 +331,5 @@ fn latency(c: &mut Criterion) {
     server.stop();
 }
 
-/// The assembler alone on the same program, in this process: as `constree
-/// check` runs it, and with the symbol index the server also builds. The
-/// difference from [`latency`] is the server's own part (the protocol, the
-/// conversion of diagnostics, the previous check's release).
-fn in_process(c: &mut Criterion) {
-    use constree::asm::source::{DiskLoader, SourceFile};
-    use constree::asm::{assemble, assemble_indexed};
-    let dir = folder();
-    let path = dir.join("bench.cta");
-    let text = program();
-    let loader = DiskLoader::new(None);
-    let main = || SourceFile::new("bench.cta".into(), Some(path.clone()), text.clone());
-    let assembly = assemble(&loader, main());
-    assert!(
-        assembly.diagnostics.is_empty(),
-        "{}",
-        assembly.render(false)
-    );
-    let mut group = c.benchmark_group(format!("assembler in process, {LINES} lines"));
-    group.sample_size(30);
-    group.bench_function("assemble", |b| b.iter(|| assemble(&loader, main())));
-    group.bench_function("assemble indexed", |b| {
-        b.iter(|| assemble_indexed(&loader, main()))
-    });
-    group.finish();
-}
-
-criterion_group!(benches, latency, in_process);
+criterion_group!(benches, latency);
 criterion_main!(benches);

@@ -39,6 +39,35 @@ pub trait FileError: std::fmt::Display {
     fn json_at(&self) -> Option<(usize, usize)>;
 }
 
+/// Implements [`FileError`] for an error enum with an inherent `code`
+/// method, whose `File { name, text, error }` variant is the error of one
+/// file and whose `Json { at, .. }` variant is an error at a line and
+/// column of a file's JSON (images' and replays' errors).
+macro_rules! file_error {
+    ($error:ident) => {
+        impl $crate::diagnostic::FileError for $error {
+            fn code(&self) -> $crate::diagnostic::Code {
+                $error::code(self)
+            }
+
+            fn in_file(&self) -> Option<(&str, Option<&str>, &Self)> {
+                match self {
+                    $error::File { name, text, error } => Some((name, text.as_deref(), error)),
+                    _ => None,
+                }
+            }
+
+            fn json_at(&self) -> Option<(usize, usize)> {
+                match self {
+                    $error::Json { at, .. } => Some(*at),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use file_error;
+
 impl<E: FileError> Diagnose for E {
     fn diagnose(&self, sources: &mut Sources) -> Vec<Diagnostic> {
         let Some((name, text, error)) = self.in_file() else {

@@ -25,7 +25,7 @@ use super::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
     Segment, SourceMap,
 };
-use crate::diagnostic::{Code, FileError};
+use crate::diagnostic::Code;
 use crate::tree::{NodeTable, trees_from_nodes};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -197,25 +197,7 @@ impl ImageError {
     }
 }
 
-impl FileError for ImageError {
-    fn code(&self) -> Code {
-        ImageError::code(self)
-    }
-
-    fn in_file(&self) -> Option<(&str, Option<&str>, &Self)> {
-        match self {
-            ImageError::File { name, text, error } => Some((name, text.as_deref(), error)),
-            _ => None,
-        }
-    }
-
-    fn json_at(&self) -> Option<(usize, usize)> {
-        match self {
-            ImageError::Json { at, .. } => Some(*at),
-            _ => None,
-        }
-    }
-}
+crate::diagnostic::file_error!(ImageError);
 
 /// A versioned JSON file of another kind, or of a version not read.
 #[derive(Debug, thiserror::Error)]

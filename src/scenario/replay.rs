@@ -16,7 +16,7 @@
 //!  "steps": [[[0, {"robots": […], "items": […]}], [1, {}]], …]}
 //! ```
 
-use crate::diagnostic::{Code, FileError};
+use crate::diagnostic::Code;
 use crate::image::Image;
 use crate::image::format::check_format;
 use crate::machine::Register;
@@ -258,25 +258,7 @@ impl ReplayError {
     }
 }
 
-impl FileError for ReplayError {
-    fn code(&self) -> Code {
-        ReplayError::code(self)
-    }
-
-    fn in_file(&self) -> Option<(&str, Option<&str>, &Self)> {
-        match self {
-            ReplayError::File { name, text, error } => Some((name, text.as_deref(), error)),
-            _ => None,
-        }
-    }
-
-    fn json_at(&self) -> Option<(usize, usize)> {
-        match self {
-            ReplayError::Json { at, .. } => Some(*at),
-            _ => None,
-        }
-    }
-}
+crate::diagnostic::file_error!(ReplayError);
 
 fn item_json(item: &Item, table: &mut NodeTable) -> ItemJson {
     match item {
