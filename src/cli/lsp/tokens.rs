@@ -3,8 +3,9 @@
 //!
 //! The text is read once with the assembler's own lexer; a name is what the
 //! symbol index of the document's last check says it is (a register, a
-//! label, a macro, a constant, a module), else an instruction, a reserved
-//! word, a literal constructor or a built-in value. Comments are the text
+//! label, a macro, a constant, a module), else a macro's parameter (in the
+//! macro's definition), an instruction, a reserved word, a literal
+//! constructor or a built-in value. Comments are the text
 //! the lexer skips from `;`. A name the last check does not know (the
 //! document changed since, or the name is in an `if` branch not taken) gets
 //! no token.
@@ -34,6 +35,8 @@ pub enum Kind {
     Label,
     /// A macro, defined or invoked.
     Macro,
+    /// A macro's parameter, in its definition.
+    Parameter,
     /// A constant (`const`).
     Constant,
     /// A module's path after `use` or `include`.
@@ -53,8 +56,9 @@ pub enum Kind {
 
 /// The legend's token types: the protocol's standard ones, which every
 /// editor's theme colours.
-const TYPES: [SemanticTokenType; 10] = [
+const TYPES: [SemanticTokenType; 11] = [
     SemanticTokenType::VARIABLE,
+    SemanticTokenType::PARAMETER,
     SemanticTokenType::FUNCTION,
     SemanticTokenType::MACRO,
     SemanticTokenType::NAMESPACE,
@@ -90,7 +94,8 @@ pub fn capability() -> SemanticTokensServerCapabilities {
 }
 
 /// A kind's type and modifiers: a register is a `variable`, a constant a
-/// `variable` that is `readonly`; a label a `function`; a macro a `macro`;
+/// `variable` that is `readonly`; a label a `function`; a macro a `macro`
+/// and its parameters `parameter`s;
 /// a module's path a `namespace`; a reserved word a `keyword`, an
 /// instruction a `keyword` of the `defaultLibrary`; a literal constructor a
 /// `type` and a built-in value an `enumMember`, both of the
@@ -102,6 +107,7 @@ fn encode(kind: Kind, declaration: bool) -> (u32, u32) {
         Kind::Constant => (SemanticTokenType::VARIABLE, READONLY),
         Kind::Label => (SemanticTokenType::FUNCTION, 0),
         Kind::Macro => (SemanticTokenType::MACRO, 0),
+        Kind::Parameter => (SemanticTokenType::PARAMETER, 0),
         Kind::Module => (SemanticTokenType::NAMESPACE, 0),
         Kind::Keyword => (SemanticTokenType::KEYWORD, 0),
         Kind::Mnemonic => (SemanticTokenType::KEYWORD, DEFAULT_LIBRARY),
@@ -177,6 +183,10 @@ fn classify(text: &str, names: Option<&Names>) -> Vec<(usize, usize, Kind, bool)
     // tokens.
     let mut first: Option<&str> = None;
     let mut count = 0usize;
+    // The `macro`, `block` and `if` not yet ended (whether each is a
+    // `macro`), and the parameters of the macro being defined.
+    let mut open: Vec<bool> = Vec::new();
+    let mut params: Vec<&str> = Vec::new();
     let comment = |out: &mut Vec<_>, from: usize, to: usize| {
         if let Some(at) = text[from..to].find(';') {
             let end = text[from + at..to].trim_end().len() + from + at;
@@ -199,10 +209,28 @@ fn classify(text: &str, names: Option<&Names>) -> Vec<(usize, usize, Kind, bool)
             Ok(Token::Str(_)) => Some((Kind::String, false)),
             Ok(Token::Ident(word)) => {
                 let module = count > 0 && matches!(first, Some("use" | "include"));
-                first.get_or_insert(word);
+                // `macro NAME PARAM, ...`: the words after the name.
+                let param = count >= 2 && first == Some("macro");
+                if count == 0 {
+                    first = Some(word);
+                    match word {
+                        "macro" => {
+                            open.push(true);
+                            params.clear();
+                        }
+                        "block" | "if" => open.push(false),
+                        "end" if open.pop() == Some(true) => params.clear(),
+                        _ => {}
+                    }
+                }
                 match names.and_then(|n| n.kind(span.start, span.end)) {
                     Some(known) => Some(known),
                     None if module => Some((Kind::Module, false)),
+                    None if param => {
+                        params.push(word);
+                        Some((Kind::Parameter, true))
+                    }
+                    None if params.contains(&word) => Some((Kind::Parameter, false)),
                     None => word_kind(word).map(|k| (k, false)),
                 }
             }
@@ -290,12 +318,33 @@ mod tests {
     }
 
     #[test]
+    fn parameters_are_known_up_to_their_macros_end() {
+        let text = "macro m a, b\n    if 1\n    nilify a\n    end\n    nilify b\nend\nnilify a\n";
+        let params: Vec<(usize, bool)> = classify(text, None)
+            .into_iter()
+            .filter(|t| t.2 == Kind::Parameter)
+            .map(|(s, _, _, declaration)| (s, declaration))
+            .collect();
+        let at = |needle: &str| text.find(needle).unwrap() + needle.len() - 1;
+        assert_eq!(
+            params,
+            [
+                (at("m a"), true),
+                (at(", b"), true),
+                (at("nilify a"), false),
+                (at("nilify b"), false)
+            ]
+        );
+    }
+
+    #[test]
     fn kinds_differ_in_type_or_modifiers() {
         use Kind::*;
         let kinds = [
             Register,
             Label,
             Macro,
+            Parameter,
             Constant,
             Module,
             Mnemonic,
