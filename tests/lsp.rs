@@ -1061,7 +1061,20 @@ fn completion_offers_the_files_beside_the_document() {
     assert_eq!(complete(2, "include \""), ["lib.cta", "sub/"]);
     assert_eq!(complete(3, "use \"sub/"), ["walk.cta"]);
     assert_eq!(complete(4, "include \"nowhere/"), Vec::<String>::new());
-    assert!(complete(5, "use std/").contains(&"control".to_string()));
+    let has = |labels: &[String], label: &str| labels.iter().any(|l| l == label);
+    let standard = complete(5, "use std/");
+    assert!(
+        has(&standard, "control") && !has(&standard, "lib"),
+        "{standard:?}"
+    );
+    // A bare path: names, without `.cta`, and the standard modules.
+    let bare = complete(6, "include ");
+    for label in ["control", "lib", "sub/"] {
+        assert!(has(&bare, label), "{label} in {bare:?}");
+    }
+    assert!(!has(&bare, "lib.cta") && !has(&bare, "notes"), "{bare:?}");
+    let bare = complete(7, "use sub/");
+    assert!(has(&bare, "walk") && !has(&bare, "lib"), "{bare:?}");
     assert_eq!(client.stop(), Some(0));
 }
 

@@ -27,8 +27,14 @@ impl Server {
         let before = &document.text[line_start..offset];
         let items = match position(before) {
             Position::Comment => Vec::new(),
-            Position::Module => modules(),
-            Position::File(typed) => files(document.path.as_deref(), typed),
+            Position::Module(typed) => {
+                let mut items = modules();
+                if !typed.starts_with("std/") {
+                    items.extend(files(document.path.as_deref(), typed, Written::Bare));
+                }
+                items
+            }
+            Position::File(typed) => files(document.path.as_deref(), typed, Written::Quoted),
             Position::Statement => {
                 let mut items = instructions();
                 items.extend(self.symbols(&at.text_document.uri, true));
@@ -84,8 +90,8 @@ impl Server {
 #[derive(Debug, PartialEq, Eq)]
 enum Position<'a> {
     Comment,
-    /// After `use ` or `include `.
-    Module,
+    /// After `use ` or `include `: the path typed so far.
+    Module(&'a str),
     /// After `use "` or `include "`: the path typed so far.
     File(&'a str),
     /// The first word of a statement.
@@ -107,7 +113,7 @@ fn position(before: &str) -> Position<'_> {
     if matches!(first, "use" | "include") && line.len() > first.len() {
         return match line[first.len()..].trim_start().strip_prefix('"') {
             Some(typed) => Position::File(typed),
-            None => Position::Module,
+            None => Position::Module(line[first.len()..].trim_start()),
         };
     }
     if line.contains(char::is_whitespace) {
@@ -150,11 +156,21 @@ fn modules() -> Vec<CompletionItem> {
 /// At most this many files and folders are offered.
 const MOST_FILES: usize = 500;
 
-/// The `.cta` files and the folders in the folder a path typed after `"`
+/// How a module's path is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// In quotes: `"lib/walk.cta"`.
+    Quoted,
+    /// Bare: `lib/walk`, names (`.cta` left out).
+    Bare,
+}
+
+/// The `.cta` files and the folders in the folder a path typed so far
 /// names, relative to the document's (none for a document that is not a
-/// file): folders end with `/`, names that start with `.` are left out,
+/// file): folders end with `/`, names that start with `.` are left out
+/// (and for a bare path, those that are not names and the files' `.cta`),
 /// in order, at most [`MOST_FILES`].
-fn files(document: Option<&std::path::Path>, typed: &str) -> Vec<CompletionItem> {
+fn files(document: Option<&std::path::Path>, typed: &str, written: Written) -> Vec<CompletionItem> {
     let Some(dir) = document.and_then(std::path::Path::parent) else {
         return Vec::new();
     };
@@ -168,6 +184,14 @@ fn files(document: Option<&std::path::Path>, typed: &str) -> Vec<CompletionItem>
             let name = e.file_name().into_string().ok()?;
             let is_dir = e.file_type().ok()?.is_dir();
             let wanted = !name.starts_with('.') && (is_dir || name.ends_with(".cta"));
+            let name = match written {
+                Written::Bare if !is_dir => name.strip_suffix(".cta")?.to_string(),
+                _ => name,
+            };
+            let bare_name = name.chars().enumerate().all(|(i, c)| {
+                c.is_ascii_alphabetic() || c == '_' || (i > 0 && (c.is_ascii_digit() || c == '.'))
+            });
+            let wanted = wanted && (written == Written::Quoted || bare_name);
             wanted.then_some((name, is_dir))
         })
         .collect();
@@ -305,8 +329,8 @@ mod tests {
 
     #[test]
     fn the_line_so_far_says_what_is_wanted() {
-        assert_eq!(position("use std/"), Position::Module);
-        assert_eq!(position("  include "), Position::Module);
+        assert_eq!(position("use std/"), Position::Module("std/"));
+        assert_eq!(position("  include "), Position::Module(""));
         assert_eq!(position("include \"lib/"), Position::File("lib/"));
         assert_eq!(position("use \""), Position::File(""));
         assert_eq!(position("  mo"), Position::Statement);
