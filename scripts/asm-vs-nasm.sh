@@ -23,31 +23,29 @@ trap 'rm -rf "$work"' EXIT
 command -v nasm >/dev/null || { echo "nasm is not installed (apt-get install nasm)" >&2; exit 1; }
 [ -x "$constree" ] || { echo "no $constree: cargo build --release" >&2; exit 1; }
 
-awk -v lines="$lines" 'BEGIN {
-    print "use std/control\nreg out = Pass\nreg a\nreg b = [1, 2, 3]\nconst STEP = Move E"
-    n = 5
-    for (k = 0; n < lines; k++) {
-        printf "block%d:          ; block %d\n", k, k
-        print "    construct a, b, a\n    deconstruct a, a, scratch\n    copyifnil b, zero, a"
-        print "    mov out, STEP\n    push b, a\n    pop b, a\n    load a, 42"
-        printf "    jnil a, block%d\n", k
-        n += 9
-    }
-    print "    halt"
-}' >"$work/bench.cta"
+# Writes a program of LINES lines: HEADER (5 lines), then blocks of 9
+# lines (a label with a comment, the 7 lines of BODY, the JUMP back to the
+# label: a printf format of the block's number) up to LINES, then LAST.
+program() {
+    awk -v lines="$lines" -v header="$1" -v body="$2" -v jump="$3" -v last="$4" 'BEGIN {
+        print header
+        n = 5
+        for (k = 0; n < lines; k++) {
+            printf "block%d:          ; block %d\n", k, k
+            print body
+            printf jump "\n", k
+            n += 9
+        }
+        print last
+    }'
+}
 
-awk -v lines="$lines" 'BEGIN {
-    print "section .text\nglobal _start\n_start:\n    xor rax, rax\n    xor rbx, rbx"
-    n = 5
-    for (k = 0; n < lines; k++) {
-        printf "block%d:          ; block %d\n", k, k
-        print "    add rax, rbx\n    mov rcx, [rbx]\n    cmovz rax, rdx"
-        print "    mov rdx, 7\n    push rbx\n    pop rbx\n    mov rax, 42"
-        printf "    jz block%d\n", k
-        n += 9
-    }
-    print "    ret"
-}' >"$work/bench.asm"
+program "use std/control\nreg out = Pass\nreg a\nreg b = [1, 2, 3]\nconst STEP = Move E" \
+    "    construct a, b, a\n    deconstruct a, a, scratch\n    copyifnil b, zero, a\n    mov out, STEP\n    push b, a\n    pop b, a\n    load a, 42" \
+    "    jnil a, block%d" "    halt" >"$work/bench.cta"
+program "section .text\nglobal _start\n_start:\n    xor rax, rax\n    xor rbx, rbx" \
+    "    add rax, rbx\n    mov rcx, [rbx]\n    cmovz rax, rdx\n    mov rdx, 7\n    push rbx\n    pop rbx\n    mov rax, 42" \
+    "    jz block%d" "    ret" >"$work/bench.asm"
 
 echo "constree: $(wc -l <"$work/bench.cta") lines; nasm: $(wc -l <"$work/bench.asm") lines; $runs rounds"
 

@@ -7,12 +7,13 @@
 //! ```
 //!
 //! Files a case reads (`NAME.inc.cta`) carry their own annotations. A case
-//! without annotations must assemble cleanly. Every case's rendered
+//! without annotations must assemble cleanly, and `check` must report
+//! exactly what assembling does, without an image. Every case's rendered
 //! diagnostics are also kept as an `insta` snapshot. `build.rs` makes one
 //! test per case.
 
-use constree::asm::assemble_file;
 use constree::asm::source::{DiskLoader, Sources};
+use constree::asm::{assemble_file, check_file};
 use constree::diagnostic::{Diagnostic, Severity};
 use std::path::Path;
 
@@ -95,6 +96,13 @@ fn check_case(name: &str) {
         !errors,
         "{path}: an image exactly when there is no error"
     );
+    let checked = check_file(&DiskLoader::default(), Path::new(&path));
+    assert_eq!(
+        checked.render(false),
+        rendered,
+        "{path}: `check` reports what assembling does"
+    );
+    assert!(checked.image.is_none(), "{path}: `check` builds no image");
     insta::assert_snapshot!(name, rendered);
 }
 

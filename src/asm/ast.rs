@@ -166,8 +166,9 @@ pub enum ExprKind {
     List(Vec<Expr>, Option<Box<Expr>>),
     /// `(a, b, ...)`: two or more elements (`()` is Nil, `(a)` is `a`).
     Tuple(Vec<Expr>),
-    /// `Head a b ...`: a constructor or built-in applied to arguments.
-    Apply(Ident, Vec<Expr>),
+    /// `Head a b ...`: a constructor or built-in applied to arguments (the
+    /// head boxed, so that every expression stays small).
+    Apply(Box<Ident>, Vec<Expr>),
     /// `#e`: the constant register that holds the value of `e`.
     Pool(Box<Expr>),
     /// `@i`: register number `i` (a number, a constant's name or an
@@ -207,8 +208,11 @@ impl Expr {
         stands_for: &dyn Fn(&Name) -> Option<(usize, usize)>,
     ) -> (usize, usize) {
         let (mut terms, mut deepest) = (0usize, 0usize);
-        let mut pending = vec![(self, 1usize)];
-        while let Some((e, depth)) = pending.pop() {
+        // Most operands are a name or a number: no stack is allocated for
+        // an expression without parts.
+        let mut pending = Vec::new();
+        let mut first = Some((self, 1usize));
+        while let Some((e, depth)) = first.take().or_else(|| pending.pop()) {
             if let ExprKind::Name(n) = &e.kind
                 && let Some((t, d)) = stands_for(n)
             {

@@ -127,7 +127,7 @@ fn calls_of_routine(
                 });
                 continue;
             }
-            let writes_prog = instr.op.targets(o).contains(&0);
+            let writes_prog = instr.op.targets(o).any(|t| t == 0);
             if !writes_prog {
                 continue;
             }

@@ -15,16 +15,17 @@ use crate::image::{
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Checks the program and builds its image (`None` when there are errors,
-/// from earlier phases or from these checks).
+/// from earlier phases or from these checks, or when `want_image` is false).
 pub fn generate(
     expansion: &Expansion,
     resolved: &Resolved,
     layout: &Layout,
     compile: ImageCompiler<'_>,
     earlier_errors: bool,
+    want_image: bool,
 ) -> (Option<Image>, Vec<Diagnostic>) {
     let mut g = Generator {
         expansion,
@@ -32,8 +33,8 @@ pub fn generate(
         layout,
         diagnostics: Vec::new(),
         contents: vec![None; resolved.registers.len()],
-        hand_code: HashMap::new(),
-        tail_values: HashMap::new(),
+        hand_code: FxHashMap::default(),
+        tail_values: FxHashMap::default(),
     };
     g.contents(compile);
     let limits = g.limits();
@@ -43,7 +44,7 @@ pub fn generate(
     g.diagnostics
         .extend(super::calls::check_stack(resolved, layout, &limits));
     let failed = earlier_errors || g.diagnostics.iter().any(Diagnostic::is_error);
-    let image = (!failed).then(|| g.image(&limits));
+    let image = (want_image && !failed).then(|| g.image(&limits));
     (image, g.diagnostics)
 }
 
@@ -53,9 +54,9 @@ struct Generator<'a> {
     layout: &'a Layout,
     diagnostics: Vec<Diagnostic>,
     contents: Vec<Option<Tree>>,
-    hand_code: HashMap<usize, Tree>,
+    hand_code: FxHashMap<usize, Tree>,
     /// Initial values of declared registers that hand-laid blocks end with.
-    tail_values: HashMap<usize, Tree>,
+    tail_values: FxHashMap<usize, Tree>,
 }
 
 impl Generator<'_> {
@@ -402,7 +403,7 @@ impl Generator<'_> {
                         );
                     }
                 }
-                for (k, s) in instr.op.sources(instr.operands).into_iter().enumerate() {
+                for (k, s) in instr.op.sources(instr.operands).enumerate() {
                     if let Some(slot) = usize::try_from(s).ok().and_then(|s| read.get_mut(s)) {
                         slot.get_or_insert(instr.operand_spans[k]);
                     }
@@ -611,9 +612,16 @@ pub fn sources_hash(sources: &Sources) -> String {
 struct Locations<'s> {
     sources: &'s Sources,
     table: Vec<Location>,
-    index: FxHashMap<Location, u32>,
-    /// Already interned `(span, expansion chain)` pairs.
-    seen: FxHashMap<(Span, usize), u32>,
+    /// Each location's index, by its position and the id of its expansion
+    /// (a location is built only once, into the table).
+    index: FxHashMap<(u32, u32, u32, u32), u32>,
+    /// Expansion ids by value: the innermost invocation (macro, file,
+    /// line, column) and the id of the expansion it is inside. Id 0 is
+    /// outside any macro.
+    expansions: FxHashMap<(Rc<str>, u32, u32, u32, u32), u32>,
+    /// The expansion id of each chain met, by [`Chain::id`] (valid while
+    /// the chains live, which they do as long as the resolved program).
+    chains: FxHashMap<usize, u32>,
 }
 
 impl<'s> Locations<'s> {
@@ -622,7 +630,8 @@ impl<'s> Locations<'s> {
             sources,
             table: Vec::new(),
             index: FxHashMap::default(),
-            seen: FxHashMap::default(),
+            expansions: FxHashMap::default(),
+            chains: FxHashMap::default(),
         }
     }
 
@@ -631,12 +640,44 @@ impl<'s> Locations<'s> {
         (span.file.0, line as u32, column as u32)
     }
 
+    /// The id of a chain's expansion: equal expansions (the same
+    /// invocations at the same places) get equal ids. Walks out to the
+    /// first chain met before, then numbers back in (no recursion).
+    fn expansion(&mut self, chain: &Chain) -> u32 {
+        let mut unknown: Vec<&Chain> = Vec::new();
+        let mut at = chain;
+        let mut id = loop {
+            if let Some(&id) = self.chains.get(&at.id()) {
+                break id;
+            }
+            match at.innermost() {
+                Some((_, _, outer)) => {
+                    unknown.push(at);
+                    at = outer;
+                }
+                None => break 0,
+            }
+        };
+        for chain in unknown.into_iter().rev() {
+            if let Some((name, site, _)) = chain.innermost() {
+                let (file, line, column) = self.position(site);
+                let next = self.expansions.len() as u32 + 1;
+                id = *self
+                    .expansions
+                    .entry((Rc::clone(name), file, line, column, id))
+                    .or_insert(next);
+                self.chains.insert(chain.id(), id);
+            }
+        }
+        id
+    }
+
     fn of(&mut self, span: Span, chain: &Chain) -> u32 {
-        let key = (span, chain.id());
-        if let Some(&k) = self.seen.get(&key) {
+        let (file, line, column) = self.position(span);
+        let key = (file, line, column, self.expansion(chain));
+        if let Some(&k) = self.index.get(&key) {
             return k;
         }
-        let (file, line, column) = self.position(span);
         let expansion = chain
             .sites()
             .into_iter()
@@ -650,22 +691,14 @@ impl<'s> Locations<'s> {
                 }
             })
             .collect();
-        let location = Location {
+        let k = self.table.len() as u32;
+        self.index.insert(key, k);
+        self.table.push(Location {
             file,
             line,
             column,
             expansion,
-        };
-        let k = match self.index.get(&location) {
-            Some(&k) => k,
-            None => {
-                let k = self.table.len() as u32;
-                self.index.insert(location.clone(), k);
-                self.table.push(location);
-                k
-            }
-        };
-        self.seen.insert(key, k);
+        });
         k
     }
 }

@@ -12,8 +12,8 @@ use crate::encoding::Encode;
 use crate::machine::{Instruction, Memory, Register};
 use crate::tree::Tree;
 use crate::world::{Action, Color, Command, Direction, Frame, Item, Processor, Robot};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// An assembly-time value.
@@ -63,7 +63,7 @@ pub enum Value {
 /// two lists doubled 60 times, built apart, compare in 60 steps.
 impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
-        equal(self, other, &mut HashSet::new())
+        equal(self, other, &mut HashSet::default())
     }
 }
 
@@ -151,7 +151,7 @@ impl Value {
     /// each part is encoded once, and the encodings share its tree, so the
     /// work grows with the distinct parts, never with the logical size.
     pub fn encode(&self) -> Result<Tree, NoEncoding> {
-        self.encode_sharing(&mut HashMap::new())
+        self.encode_sharing(&mut HashMap::default())
     }
 
     /// [`Value::encode`], reusing the encodings of the shared parts already
@@ -261,8 +261,8 @@ impl<'a> Env<'a> {
             code: None,
             image: None,
             evaluating: RefCell::new(Vec::new()),
-            cache: RefCell::new(HashMap::new()),
-            nesting: RefCell::new(HashMap::new()),
+            cache: RefCell::new(HashMap::default()),
+            nesting: RefCell::new(HashMap::default()),
         }
     }
 }
@@ -483,7 +483,7 @@ fn eval_constant(name: &Name, expr: &Expr, span: Span, env: &Env<'_>) -> EvalRes
 /// cycle through it is reported from `name` on, as plain recursion would.
 fn prepare(name: &Name, env: &Env<'_>) {
     env.evaluating.borrow_mut().push(name.clone());
-    let mut seen: HashSet<&Name> = HashSet::new();
+    let mut seen: HashSet<&Name> = HashSet::default();
     // `(constant, whether the constants it names are on the stack above)`.
     let mut stack: Vec<(&Name, bool)> = vec![(name, false)];
     while let Some((next, ready)) = stack.pop() {

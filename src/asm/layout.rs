@@ -12,6 +12,7 @@
 use super::resolve::{Block, LimitSpec, Opcode, Resolved, Role};
 use crate::encoding::Encode;
 use crate::tree::Tree;
+use rustc_hash::FxHashMap;
 
 /// Code trees and the fall-through structure of a program.
 #[derive(Debug, Default)]
@@ -78,6 +79,10 @@ pub fn lay_out(resolved: &Resolved) -> Layout {
         falls_into: vec![None; n],
         reachable: vec![false; n],
     };
+    // Equal instructions share one encoded tree: a program repeats few
+    // distinct instructions, so this keeps the code's nodes (and the
+    // time to build and number them) in proportion to the distinct ones.
+    let mut encoded: FxHashMap<(Opcode, [i64; 3]), Tree> = FxHashMap::default();
     for b in (0..n).rev() {
         let block = &resolved.blocks[b];
         if block.hand.is_some() {
@@ -95,7 +100,10 @@ pub fn lay_out(resolved: &Resolved) -> Layout {
         layout.falls_into[b] = next;
         let tail = next.map_or(Tree::NIL, |k| layout.code[k].clone());
         layout.code[b] = block.instrs.iter().rev().fold(tail, |t, i| {
-            Tree::cons(i.op.instruction(i.operands).encode(), t)
+            let instruction = encoded
+                .entry((i.op, i.operands))
+                .or_insert_with(|| i.op.instruction(i.operands).encode());
+            Tree::cons(instruction.clone(), t)
         });
     }
     mark_reachable(resolved, &mut layout);

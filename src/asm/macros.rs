@@ -10,7 +10,7 @@ use super::lexer::MAX_EXPRESSION_DEPTH;
 use super::parser::Nodes;
 use super::source::{FileId, Loader, ModulePath, SourceFile, Sources, Span};
 use crate::diagnostic::{Code, Diagnostic};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -71,6 +71,12 @@ impl Chain {
     pub fn invocations(&self) -> impl Iterator<Item = (usize, Span)> + '_ {
         std::iter::successors(self.0.as_ref(), |l| l.outer.0.as_ref())
             .map(|l| (Rc::as_ptr(l) as usize, l.site))
+    }
+
+    /// The innermost invocation: its macro, its call site and the chain
+    /// it is inside (`None` outside any macro).
+    pub fn innermost(&self) -> Option<(&Rc<str>, Span, &Chain)> {
+        self.0.as_ref().map(|l| (&l.name, l.site, &l.outer))
     }
 
     /// `(macro, call site)` of every invocation, innermost first.
@@ -214,8 +220,8 @@ fn expand_with(
             recording,
             ..Expansion::default()
         },
-        macros: HashMap::new(),
-        used: HashSet::new(),
+        macros: HashMap::default(),
+        used: HashSet::default(),
         including: Vec::new(),
         expansions: 0,
         expanded: 0,
@@ -360,7 +366,7 @@ impl Expander<'_> {
                     self.define_macro(name, params, body.clone(), context.file);
                 }
                 Node::Block { header, body } => {
-                    if self.fits(&statement_parts(&header.stmt).1, scope, header.span) {
+                    if self.fits(statement_parts(&header.stmt).1, scope, header.span) {
                         let mut header = self.item(header.clone(), scope);
                         substitute_stmt(&mut header.stmt, scope, global_label);
                         stack.push(Walk::Block {
@@ -398,7 +404,7 @@ impl Expander<'_> {
             Stmt::Op { name, args } if self.macros.contains_key(&*name.text) => {
                 let def = Rc::clone(&self.macros[&*name.text]);
                 self.record(|r| r.macro_use(&name.text, name.span));
-                if !self.fits(&args.iter().collect::<Vec<_>>(), scope, line.span) {
+                if !self.fits(args, scope, line.span) {
                     return;
                 }
                 let mut args = args.clone();
@@ -409,7 +415,7 @@ impl Expander<'_> {
                 self.invoke(&def, name, args, scope, out, context.include_depth);
             }
             Stmt::Const { name, value } => {
-                if !self.fits(&[value], scope, line.span) {
+                if !self.fits([&**value], scope, line.span) {
                     return;
                 }
                 let mut value = value.clone();
@@ -427,7 +433,11 @@ impl Expander<'_> {
                 self.emit(out, item);
             }
             _ => {
-                if !self.fits(&statement_parts(&line.stmt).1, scope, line.span) {
+                let fits = match &line.stmt {
+                    Stmt::Op { args, .. } => self.fits(args, scope, line.span),
+                    stmt => self.fits(statement_parts(stmt).1, scope, line.span),
+                };
+                if !fits {
                     return;
                 }
                 let mut item = self.item(line, scope);
@@ -470,7 +480,12 @@ impl Expander<'_> {
     /// Whether the expressions of a statement, once the scope's arguments
     /// are substituted in, stay within the expansion budget and the depth
     /// cap (reported when they do not): checked before they are built.
-    fn fits(&mut self, exprs: &[&Expr], scope: &Scope, span: Span) -> bool {
+    fn fits<'x>(
+        &mut self,
+        exprs: impl IntoIterator<Item = &'x Expr>,
+        scope: &Scope,
+        span: Span,
+    ) -> bool {
         let stands_for = |n: &Name| scope.params.get(n).map(|a| a.shape);
         let (mut terms, mut depth) = (0usize, 0usize);
         for e in exprs {
@@ -528,7 +543,7 @@ impl Expander<'_> {
             self.error(d);
             return;
         }
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut seen: HashSet<&str> = HashSet::default();
         for p in params {
             if !seen.insert(&p.text) {
                 self.error(
@@ -542,7 +557,7 @@ impl Expander<'_> {
             }
         }
         // Labels anywhere in the body, however deep.
-        let mut locals = HashSet::new();
+        let mut locals = HashSet::default();
         let mut pending: Vec<&Node> = body.iter().collect();
         while let Some(node) = pending.pop() {
             match node {
@@ -679,7 +694,7 @@ impl Expander<'_> {
     }
 
     fn condition(&mut self, condition: &Expr, scope: &Scope) -> bool {
-        if !self.fits(&[condition], scope, condition.span) {
+        if !self.fits([condition], scope, condition.span) {
             return false;
         }
         let mut condition = condition.clone();

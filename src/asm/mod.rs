@@ -63,9 +63,36 @@ impl Assembly {
 
 /// Assembles the program in a file.
 pub fn assemble_file(loader: &dyn Loader, path: &Path) -> Assembly {
+    load_and(loader, path, assemble)
+}
+
+/// Checks the program in a file: every diagnostic [`assemble_file`] gives,
+/// without building the image (the assembly's `image` is always `None`).
+pub fn check_file(loader: &dyn Loader, path: &Path) -> Assembly {
+    load_and(loader, path, check)
+}
+
+/// Checks a program given its main file: [`check_file`]'s work.
+pub fn check(loader: &dyn Loader, main: SourceFile) -> Assembly {
+    let images = RefCell::new(Images::default());
+    let build = Build {
+        faults: Faults::default(),
+        indexing: false,
+        image: false,
+    };
+    assemble_nested(loader, main, &images, build).0
+}
+
+/// Reads a file and gives it to `then` (an assembly with the reading error
+/// when it cannot be read).
+fn load_and(
+    loader: &dyn Loader,
+    path: &Path,
+    then: impl FnOnce(&dyn Loader, SourceFile) -> Assembly,
+) -> Assembly {
     let module = ModulePath::File(path.to_path_buf());
     match loader.load(&module, None) {
-        Ok(file) => assemble(loader, file),
+        Ok(file) => then(loader, file),
         Err(message) => {
             let mut sources = Sources::default();
             let id = sources.add(SourceFile::new(
@@ -107,7 +134,7 @@ pub struct Faults {
 #[doc(hidden)]
 pub fn assemble_with_faults(loader: &dyn Loader, main: SourceFile, faults: Faults) -> Assembly {
     let images = RefCell::new(Images::default());
-    assemble_nested(loader, main, &images, faults, false).0
+    assemble_nested(loader, main, &images, Build::image(faults)).0
 }
 
 /// [`assemble`], also giving the program's [`index::SymbolIndex`] (its
@@ -115,8 +142,34 @@ pub fn assemble_with_faults(loader: &dyn Loader, main: SourceFile, faults: Fault
 /// the same as [`assemble`]'s.
 pub fn assemble_indexed(loader: &dyn Loader, main: SourceFile) -> (Assembly, index::SymbolIndex) {
     let images = RefCell::new(Images::default());
-    let (assembly, index) = assemble_nested(loader, main, &images, Faults::default(), true);
+    let build = Build {
+        indexing: true,
+        ..Build::image(Faults::default())
+    };
+    let (assembly, index) = assemble_nested(loader, main, &images, build);
     (assembly, index.unwrap_or_default())
+}
+
+/// What one run of the assembler builds besides the diagnostics.
+#[derive(Clone, Copy)]
+struct Build {
+    /// Miscompiles to make (tests only).
+    faults: Faults,
+    /// Whether to build the symbol index.
+    indexing: bool,
+    /// Whether to build the image (`check` does not).
+    image: bool,
+}
+
+impl Build {
+    /// The image, with the given faults and no index.
+    fn image(faults: Faults) -> Build {
+        Build {
+            faults,
+            indexing: false,
+            image: true,
+        }
+    }
 }
 
 /// The programs `image(...)` embeds, in one assembly: each is assembled
@@ -154,9 +207,13 @@ fn assemble_nested(
     loader: &dyn Loader,
     main: SourceFile,
     images: &RefCell<Images>,
-    faults: Faults,
-    indexing: bool,
+    build: Build,
 ) -> (Assembly, Option<index::SymbolIndex>) {
+    let Build {
+        faults,
+        indexing,
+        image: want_image,
+    } = build;
     images.borrow_mut().compiling.push(source_key(&main));
     let main_path = main.path.clone();
     let mut expansion = if indexing {
@@ -164,7 +221,7 @@ fn assemble_nested(
     } else {
         macros::expand(loader, main)
     };
-    let (resolved, resolve_diagnostics) = resolve::resolve(&expansion, faults);
+    let (resolved, resolve_diagnostics) = resolve::resolve(&mut expansion, faults, indexing);
     let index = indexing.then(|| index::build(&expansion, &resolved));
     // Resolution took what it needs from the statements: they go before
     // the image is built (a program may have millions).
@@ -186,8 +243,14 @@ fn assemble_nested(
         .iter()
         .chain(&resolve_diagnostics)
         .any(Diagnostic::is_error);
-    let (mut image, codegen_diagnostics) =
-        codegen::generate(&expansion, &resolved, &layout, &compile, earlier_errors);
+    let (mut image, codegen_diagnostics) = codegen::generate(
+        &expansion,
+        &resolved,
+        &layout,
+        &compile,
+        earlier_errors,
+        want_image,
+    );
     if let Some(image) = &mut image {
         image.images = embedded.into_inner();
     }
@@ -258,7 +321,7 @@ fn compile_image(
             .label("one too many here"));
         }
         None => {
-            let nested = assemble_nested(loader, source, images, faults, false).0;
+            let nested = assemble_nested(loader, source, images, Build::image(faults)).0;
             let result = match nested.image {
                 Some(image) => Ok(image),
                 None => {
@@ -344,7 +407,7 @@ pub fn parse_literal(text: &str) -> Result<crate::tree::Tree, LiteralError> {
     else {
         return Err(LiteralError::NotAValue);
     };
-    let consts = std::collections::HashMap::new();
+    let consts = rustc_hash::FxHashMap::default();
     let env = eval::Env::expanding(&consts);
     let value = eval::eval(value, &env).map_err(|d| LiteralError::Invalid(Box::new(d)))?;
     Ok(value.encode()?)

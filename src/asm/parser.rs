@@ -15,6 +15,9 @@ use chumsky::error::{Cheap, LabelError, Rich, RichPattern, RichReason};
 use chumsky::extra::ParserExtra;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
+use rustc_hash::FxHashSet;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// How many logical lines are parsed in one run of the parser: a file of
 /// millions of lines is never held as tokens all at once.
@@ -31,6 +34,8 @@ pub struct Nodes<'t> {
     lines: lexer::Lines<'t>,
     /// Lines parsed and not given out yet.
     parsed: std::collections::VecDeque<Line>,
+    /// The distinct names parsed so far (see [`Interning`]).
+    names: FxHashSet<Rc<str>>,
     /// The nodes open (`if`, `macro`, `block` without their `end` yet),
     /// outermost first.
     open: Vec<Open>,
@@ -122,6 +127,7 @@ impl<'t> Nodes<'t> {
             eoi: (text.len()..text.len()).into(),
             lines: lexer::Lines::new(file, text),
             parsed: std::collections::VecDeque::new(),
+            names: FxHashSet::default(),
             open: Vec::new(),
             diagnostics: Vec::new(),
         }
@@ -142,6 +148,7 @@ impl<'t> Nodes<'t> {
                 return None;
             }
             let mut lines = Vec::new();
+            let _interning = Interning::start(&mut self.names);
             parse_chunk(
                 self.file,
                 chunk,
@@ -393,9 +400,62 @@ where
     select! { Token::Ident(s) if !KEYWORDS.contains(&s) => s }
         .map_with(move |s: &str, e| {
             let at: SimpleSpan = e.span();
-            Ident::new(Name::root(s), Span::new(file, at.into_range()))
+            let name = Name {
+                text: interned(s),
+                scope: super::ast::ScopeId::ROOT,
+            };
+            Ident::new(name, Span::new(file, at.into_range()))
         })
         .labelled("a name")
+}
+
+thread_local! {
+    /// The names of the file whose lines are being parsed on this thread
+    /// (see [`Interning`]), or none.
+    static NAMES: RefCell<Option<FxHashSet<Rc<str>>>> = const { RefCell::new(None) };
+}
+
+/// While it lives, names parsed on this thread share their text with the
+/// equal names parsed before them in the same file: one allocation per
+/// distinct name, not per occurrence.
+struct Interning<'n> {
+    /// The file's names, given back when parsing stops.
+    names: &'n mut FxHashSet<Rc<str>>,
+    /// What was interning before (nothing, unless parsers nest).
+    outer: Option<FxHashSet<Rc<str>>>,
+}
+
+impl<'n> Interning<'n> {
+    fn start(names: &'n mut FxHashSet<Rc<str>>) -> Interning<'n> {
+        let taken = std::mem::take(names);
+        let outer = NAMES.with_borrow_mut(|current| current.replace(taken));
+        Interning { names, outer }
+    }
+}
+
+impl Drop for Interning<'_> {
+    fn drop(&mut self) {
+        let outer = self.outer.take();
+        if let Some(names) = NAMES.with_borrow_mut(|current| std::mem::replace(current, outer)) {
+            *self.names = names;
+        }
+    }
+}
+
+/// The text of a name, shared with an equal one parsed before when
+/// [`Interning`].
+fn interned(text: &str) -> Rc<str> {
+    NAMES.with_borrow_mut(|names| match names {
+        Some(names) => match names.get(text) {
+            Some(shared) => Rc::clone(shared),
+            None => {
+                let shared: Rc<str> = Rc::from(text);
+                names.insert(Rc::clone(&shared));
+                shared
+            }
+        },
+        None => Rc::from(text),
+    })
 }
 
 fn keyword<'tok, 'src: 'tok, I, E>(word: &'static str) -> impl Parser<'tok, I, (), E> + Clone
@@ -491,7 +551,7 @@ where
         let call = ident(file)
             .then(items.delimited_by(just(Token::CallOpen), just(Token::RParen)))
             .map_with(move |(head, args), e| Expr {
-                kind: ExprKind::Apply(head, args),
+                kind: ExprKind::Apply(Box::new(head), args),
                 span: span(e.span()),
             });
         // `@i`: register number i, written as `reg NAME @INDEX` writes it.
@@ -515,7 +575,7 @@ where
                 }
                 ExprKind::Name(n) => Expr {
                     kind: ExprKind::Apply(
-                        Ident::new(n, head.span),
+                        Box::new(Ident::new(n, head.span)),
                         vec![arg],
                     ),
                     span,
@@ -524,7 +584,7 @@ where
                 // value is computed.
                 _ => Expr {
                     kind: ExprKind::Apply(
-                        Ident::new(Name::root(""), head.span),
+                        Box::new(Ident::new(Name::root(""), head.span)),
                         vec![head, arg],
                     ),
                     span,
@@ -713,10 +773,29 @@ where
         .then(expr.clone().map(Box::new).or_not())
         .map(|((name, index), limit)| Stmt::Block { name, index, limit });
     let tail = keyword("tail").ignore_then(name.clone()).map(Stmt::Tail);
+    // Most operands are a lone name or number: taken at once when the
+    // operand ends right after it, without going through every level of
+    // the expression grammar (which gives the same expression).
+    let operand_end = just(Token::Comma).or(just(Token::Newline)).rewind();
+    let plain_operand = name_expr(file)
+        .or(number(file))
+        .then_ignore(operand_end)
+        .labelled("an expression");
     let op = name
         .clone()
-        .then(expr.separated_by(just(Token::Comma)).collect::<Vec<_>>())
-        .map(|(name, args)| Stmt::Op { name, args });
+        .then(
+            plain_operand
+                .or(expr)
+                .separated_by(just(Token::Comma))
+                .collect::<Vec<_>>(),
+        )
+        .map(|(name, mut args)| {
+            // Exactly as many as written: collecting leaves room for four,
+            // and a program may have millions of instructions.
+            let mut exact = Vec::with_capacity(args.len());
+            exact.append(&mut args);
+            Stmt::Op { name, args: exact }
+        });
 
     let statement = choice((
         reg,

@@ -3,7 +3,7 @@
 use super::messages::{self, MessageFormatOption};
 use super::{Failure, kind};
 use crate::asm::source::DiskLoader;
-use crate::asm::{Assembly, assemble_file};
+use crate::asm::{Assembly, assemble_file, check_file};
 use crate::image::Image;
 use crate::image::format::load;
 use crate::scenario::Assembling;
@@ -107,8 +107,21 @@ pub struct CheckArgs {
 /// chosen form ([`messages`]). Under `--deny warnings` a warning leaves
 /// the assembly without an image.
 pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption, deny: &DenyOption) -> Assembly {
+    reporting(file, stdlib, deny, assemble_file).0
+}
+
+/// Runs `assemble` (assembling or only checking) on a file and prints its
+/// diagnostics as [`assemble_reporting`] does; gives the assembly and
+/// whether it passed (no errors, nor warnings under `--deny warnings`,
+/// whose assembly is left without an image).
+fn reporting(
+    file: &Path,
+    stdlib: &StdlibOption,
+    deny: &DenyOption,
+    assemble: fn(&dyn crate::asm::source::Loader, &Path) -> Assembly,
+) -> (Assembly, bool) {
     let loader = DiskLoader::new(stdlib.stdlib.clone());
-    let mut assembly = assemble_file(&loader, file);
+    let mut assembly = assemble(&loader, file);
     messages::report(&assembly.diagnostics, &assembly.sources);
     if deny.warnings() && !assembly.diagnostics.is_empty() && !assembly.has_errors() {
         messages::failure(&Failure::Unassembled(format!(
@@ -116,8 +129,10 @@ pub fn assemble_reporting(file: &Path, stdlib: &StdlibOption, deny: &DenyOption)
             crate::files::display(file)
         )));
         assembly.image = None;
+        return (assembly, false);
     }
-    assembly
+    let passed = !assembly.has_errors();
+    (assembly, passed)
 }
 
 /// An image from a `.ctm` file, or by assembling a `.cta` file.
@@ -161,11 +176,17 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
 pub fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     args.messages.install();
     kind::SOURCE.check("check", &args.file)?;
-    let assembly = assemble_reporting(&args.file, &args.assembly.stdlib, &args.assembly.deny);
-    Ok(if assembly.image.is_none() {
-        ExitCode::FAILURE
-    } else {
+    // Checking builds no image.
+    let (_, passed) = reporting(
+        &args.file,
+        &args.assembly.stdlib,
+        &args.assembly.deny,
+        check_file,
+    );
+    Ok(if passed {
         ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     })
 }
 

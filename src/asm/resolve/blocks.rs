@@ -8,12 +8,16 @@ use crate::asm::eval::Env;
 impl Resolver<'_> {
     /// Splits every section into blocks at its labels.
     pub(super) fn blocks(&mut self) {
-        let sections = &self.expansion.sections;
+        let sections = std::mem::take(&mut self.sections);
+        let mut sections = Rc::try_unwrap(sections).unwrap_or_else(|shared| (*shared).clone());
         self.out.main_sections = sections.iter().map(|s| s.main).collect();
-        for (s, section) in sections.iter().enumerate() {
+        for (s, section) in sections.iter_mut().enumerate() {
+            let main = section.main;
             let mut current: Option<usize> = None;
             let mut previous: Option<usize> = None;
-            for item in &section.items {
+            // The instructions move into the blocks, in place (a program
+            // may have millions).
+            section.items.retain_mut(|item| {
                 match &item.stmt {
                     Stmt::Label(name) => {
                         let starts_new =
@@ -22,7 +26,7 @@ impl Resolver<'_> {
                             let b = self.new_block(s, item.span, previous);
                             previous = Some(b);
                             // The first block of the main file is the entry.
-                            if section.main && self.out.entry.is_none() {
+                            if main && self.out.entry.is_none() {
                                 self.out.entry = Some(b);
                             }
                             b
@@ -42,27 +46,38 @@ impl Resolver<'_> {
                                 let b = self.new_block(s, item.span, previous);
                                 previous = Some(b);
                                 current = Some(b);
-                                if section.main && self.out.entry.is_none() {
+                                if main && self.out.entry.is_none() {
                                     self.out.entry = Some(b);
                                 }
                                 b
                             }
                         };
-                        if let Some(instr) = self.placeholder_instr(item) {
+                        if let Some(mut instr) = self.instruction(item) {
+                            let keep = self.keep_instructions;
+                            if let Stmt::Op { args, .. } = &mut item.stmt {
+                                instr.exprs = if keep {
+                                    args.clone()
+                                } else {
+                                    std::mem::take(args)
+                                };
+                            }
                             self.out.blocks[b].instrs.push(instr);
+                            return keep;
                         }
                     }
                     Stmt::Block { name, .. } => {
-                        let b = self.hand_block(s, item, name);
+                        self.hand_block(s, item, name);
                         // A hand-laid block interrupts fall-through.
                         current = None;
                         previous = None;
-                        let _ = b;
                     }
                     _ => {}
                 }
-            }
+                true
+            });
+            section.items.shrink_to_fit();
         }
+        self.sections = Rc::new(sections);
         // A `block` whose body was never laid out (one written inside another
         // block, which is an error reported there) is a plain register.
         for (i, reg) in self.out.registers.iter_mut().enumerate() {
@@ -129,7 +144,10 @@ impl Resolver<'_> {
                             .label("after the tail"),
                         );
                     }
-                    if let Some(instr) = self.placeholder_instr(inner) {
+                    if let Some(mut instr) = self.instruction(inner) {
+                        if let Stmt::Op { args, .. } = &inner.stmt {
+                            instr.exprs = args.clone();
+                        }
                         self.out.blocks[b].instrs.push(instr);
                     }
                 }
@@ -201,7 +219,7 @@ impl Resolver<'_> {
 
     /// An instruction whose operands are filled in later; checks the
     /// mnemonic and the operand count.
-    fn placeholder_instr(&mut self, item: &Item) -> Option<Instr> {
+    fn instruction(&mut self, item: &Item) -> Option<Instr> {
         let Stmt::Op { name, args } = &item.stmt else {
             return None;
         };
@@ -236,7 +254,7 @@ impl Resolver<'_> {
         Some(Instr {
             op,
             operands: [0; 3],
-            exprs: args.clone(),
+            exprs: Vec::new(),
             operand_spans: spans,
             span: item.span,
             chain: item.chain.clone(),
@@ -283,7 +301,7 @@ impl Resolver<'_> {
         let mut reached = vec![false; blocks.len()];
         let mut work: Vec<usize> = self.out.entry.into_iter().collect();
         let mut exprs: Vec<&Expr> = Vec::new();
-        let mut seen_consts: std::collections::HashSet<&Name> = std::collections::HashSet::new();
+        let mut seen_consts: rustc_hash::FxHashSet<&Name> = rustc_hash::FxHashSet::default();
         for (b, block) in blocks.iter().enumerate() {
             if let Some(hand) = &block.hand {
                 work.push(b);
@@ -295,7 +313,8 @@ impl Resolver<'_> {
                 }
             }
         }
-        for (_, item) in all_items(self.expansion) {
+        let sections = Rc::clone(&self.sections);
+        for (_, item) in all_items(&sections) {
             if let Stmt::Reg { init: Some(e), .. } = &item.stmt {
                 exprs.push(e);
             }

@@ -76,7 +76,7 @@ impl Resolver<'_> {
     /// `reg` and `block` declarations (and configuration of `prog`, `in`,
     /// `out`), then their indices.
     pub(super) fn declarations(&mut self) {
-        let expansion = self.expansion;
+        let sections = Rc::clone(&self.sections);
         let mut configured = [false; 3];
         // Declared registers go straight after the predeclared ones, in
         // order; `place` moves them where they belong.
@@ -84,14 +84,14 @@ impl Resolver<'_> {
         // Room for every register and name at once, rather than doubling
         // (and copying) through millions of declarations.
         let (registers, names) =
-            all_items(expansion).fold((0, 0), |(r, n), (_, item)| match item.stmt {
+            all_items(&sections).fold((0, 0), |(r, n), (_, item)| match item.stmt {
                 Stmt::Reg { .. } | Stmt::Block { .. } => (r + 1, n + 1),
                 Stmt::Label(_) => (r, n + 1),
                 _ => (r, n),
             });
         self.out.registers.reserve(registers);
         self.names.reserve(names);
-        for (_, item) in all_items(expansion) {
+        for (_, item) in all_items(&sections) {
             let (name, index, limit, init, is_block) = match &item.stmt {
                 Stmt::Reg {
                     name,
@@ -186,9 +186,9 @@ impl Resolver<'_> {
     /// `resize NAME LIMIT`: a new limit for a register declared anywhere
     /// (for example one a module declares), once.
     fn resizes(&mut self) {
-        let expansion = self.expansion;
-        let mut resized: HashMap<usize, Span> = HashMap::new();
-        for (_, item) in all_items(expansion) {
+        let sections = Rc::clone(&self.sections);
+        let mut resized: HashMap<usize, Span> = HashMap::default();
+        for (_, item) in all_items(&sections) {
             let Stmt::Resize { name, limit } = &item.stmt else {
                 continue;
             };

@@ -24,11 +24,12 @@ pub use program::{
 
 use super::Faults;
 use super::ast::{Expr, ExprKind, Name};
-use super::macros::{Expansion, Item};
+use super::macros::{Expansion, Item, Section};
 use super::source::Span;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::tree::{NodeTable, Tree};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
+use std::rc::Rc;
 
 /// What a name in the global namespace is. Indices are `u32` so that the
 /// table of names costs 32 bytes a name (programs may declare millions);
@@ -62,7 +63,15 @@ fn compact(index: usize) -> u32 {
 }
 
 struct Resolver<'e> {
+    /// The expansion (its sections are in `sections`).
     expansion: &'e Expansion,
+    /// The expansion's sections, shared with the passes that walk them
+    /// while changing the resolver. Once the blocks are found they hold
+    /// every statement but the instructions, which moved into the blocks
+    /// (all of them stay when `keep_instructions`).
+    sections: Rc<Vec<Section>>,
+    /// Whether the sections keep the instructions (for the symbol index).
+    keep_instructions: bool,
     out: Resolved,
     diagnostics: Vec<Diagnostic>,
     /// Every name, and what it is (where it was defined is kept with what
@@ -90,15 +99,24 @@ enum ConstantKey {
     Expr(String),
 }
 
-/// Resolves an expanded program.
-pub fn resolve(expansion: &Expansion, faults: Faults) -> (Resolved, Vec<Diagnostic>) {
+/// Resolves an expanded program. The instructions of its sections move
+/// into the blocks of the result, unless `keep_instructions` (the sections
+/// then stay whole, for [`crate::asm::index::build`]).
+pub fn resolve(
+    expansion: &mut Expansion,
+    faults: Faults,
+    keep_instructions: bool,
+) -> (Resolved, Vec<Diagnostic>) {
+    let sections = Rc::new(std::mem::take(&mut expansion.sections));
     let mut r = Resolver {
         expansion,
+        sections,
+        keep_instructions,
         out: Resolved::default(),
         diagnostics: Vec::new(),
-        names: HashMap::new(),
-        label_spans: HashMap::new(),
-        constant_by_value: HashMap::new(),
+        names: HashMap::default(),
+        label_spans: HashMap::default(),
+        constant_by_value: HashMap::default(),
         tree_ids: NodeTable::default(),
         identified: Vec::new(),
     };
@@ -117,22 +135,25 @@ pub fn resolve(expansion: &Expansion, faults: Faults) -> (Resolved, Vec<Diagnost
         r.entry();
     }
     r.callstack();
-    (r.out, r.diagnostics)
+    let Resolver {
+        out,
+        diagnostics,
+        sections,
+        ..
+    } = r;
+    expansion.sections = Rc::try_unwrap(sections).unwrap_or_else(|shared| (*shared).clone());
+    (out, diagnostics)
 }
 
 /// Lines of one section with the blocks they belong to, for the passes.
-fn all_items(expansion: &Expansion) -> impl Iterator<Item = (usize, &Item)> {
-    expansion
-        .sections
-        .iter()
-        .enumerate()
-        .flat_map(|(s, section)| {
-            section
-                .items
-                .iter()
-                .flat_map(move |i| std::iter::once(i).chain(i.body.iter()))
-                .map(move |i| (s, i))
-        })
+fn all_items(sections: &[Section]) -> impl Iterator<Item = (usize, &Item)> {
+    sections.iter().enumerate().flat_map(|(s, section)| {
+        section
+            .items
+            .iter()
+            .flat_map(move |i| std::iter::once(i).chain(i.body.iter()))
+            .map(move |i| (s, i))
+    })
 }
 
 /// The operand positions an instruction writes.

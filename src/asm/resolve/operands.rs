@@ -91,7 +91,7 @@ impl Resolver<'_> {
     /// The line (1-based) of a statement that is `name` alone, as a label
     /// written without its colon would be, in the file of the main section.
     fn bare_line(&self, name: &str) -> Option<usize> {
-        let section = self.expansion.sections.iter().find(|s| s.main)?;
+        let section = self.sections.iter().find(|s| s.main)?;
         let item = section.items.iter().find(|item| {
             matches!(&item.stmt, Stmt::Op { name: op, args } if args.is_empty() && *op.text == *name)
         })?;
@@ -199,9 +199,9 @@ impl Resolver<'_> {
                     }
                     operands[j] = register.unwrap_or(0);
                 }
-                let instr = &mut self.out.blocks[b].instrs[k];
-                instr.operands = operands;
-                instr.exprs = exprs;
+                // The expressions are not needed once resolved: they go
+                // before the code is laid out (a program may have millions).
+                self.out.blocks[b].instrs[k].operands = operands;
             }
         }
         for (span, register, chain) in bare {
@@ -272,9 +272,9 @@ impl Resolver<'_> {
     /// main file's first block. Given at most once, and not together with
     /// `block prog` (which lays out the start by hand).
     pub(super) fn entry(&mut self) {
-        let expansion = self.expansion;
+        let sections = Rc::clone(&self.sections);
         let mut given: Option<Span> = None;
-        for (_, item) in all_items(expansion) {
+        for (_, item) in all_items(&sections) {
             let Stmt::Entry(name) = &item.stmt else {
                 continue;
             };
@@ -315,8 +315,8 @@ impl Resolver<'_> {
 
     /// `callstack STACK, LINK`.
     pub(super) fn callstack(&mut self) {
-        let expansion = self.expansion;
-        for (_, item) in all_items(expansion) {
+        let sections = Rc::clone(&self.sections);
+        for (_, item) in all_items(&sections) {
             let Stmt::CallStack { stack, link } = &item.stmt else {
                 continue;
             };

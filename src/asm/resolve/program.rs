@@ -5,7 +5,7 @@ use crate::asm::ast::{Expr, Ident, Name};
 use crate::asm::macros::Chain;
 use crate::asm::source::Span;
 use crate::tree::Tree;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Limit of a declared register without one.
 pub const DEFAULT_LIMIT: i64 = 4096;
@@ -62,13 +62,14 @@ impl Opcode {
 
     /// The opcode of a mnemonic (any case).
     pub fn parse(name: &str) -> Option<Opcode> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "nilify" => Opcode::Nilify,
-            "construct" => Opcode::Construct,
-            "deconstruct" => Opcode::Deconstruct,
-            "copyifnil" => Opcode::CopyIfNil,
-            _ => return None,
-        })
+        [
+            Opcode::Nilify,
+            Opcode::Construct,
+            Opcode::Deconstruct,
+            Opcode::CopyIfNil,
+        ]
+        .into_iter()
+        .find(|op| op.mnemonic().eq_ignore_ascii_case(name))
     }
 
     /// Number of operands.
@@ -99,23 +100,13 @@ impl Opcode {
 
     /// The operands this instruction writes (for `copyifnil`, the target,
     /// if the test is Nil).
-    pub fn targets(self, o: [i64; 3]) -> Vec<i64> {
-        match self {
-            Opcode::Nilify => vec![o[0]],
-            Opcode::Construct => vec![o[2]],
-            Opcode::Deconstruct => vec![o[1], o[2]],
-            Opcode::CopyIfNil => vec![o[2]],
-        }
+    pub fn targets(self, o: [i64; 3]) -> impl Iterator<Item = i64> {
+        super::written_operands(self).iter().map(move |&k| o[k])
     }
 
     /// The operands this instruction reads.
-    pub fn sources(self, o: [i64; 3]) -> Vec<i64> {
-        match self {
-            Opcode::Nilify => vec![],
-            Opcode::Construct => vec![o[0], o[1]],
-            Opcode::Deconstruct => vec![o[0]],
-            Opcode::CopyIfNil => vec![o[0], o[1]],
-        }
+    pub fn sources(self, o: [i64; 3]) -> impl Iterator<Item = i64> {
+        super::read_operands(self).iter().map(move |&k| o[k])
     }
 }
 
@@ -167,7 +158,8 @@ pub struct Instr {
     pub op: Opcode,
     /// Register indices (unused ones 0).
     pub operands: [i64; 3],
-    /// The operands as written.
+    /// The operands as written (empty once resolved into `operands`, in
+    /// the code that runs).
     pub exprs: Vec<Expr>,
     /// Where each operand was written.
     pub operand_spans: [Span; 3],
