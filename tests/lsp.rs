@@ -749,6 +749,12 @@ const CAPABILITIES: &[(&str, &[&str])] = &[
     ("documentFormattingProvider", &["textDocument/formatting"]),
     ("codeActionProvider", &["textDocument/codeAction"]),
     ("workspaceSymbolProvider", &["workspace/symbol"]),
+    (
+        "semanticTokensProvider",
+        &["textDocument/semanticTokens/full"],
+    ),
+    ("foldingRangeProvider", &["textDocument/foldingRange"]),
+    ("inlayHintProvider", &["textDocument/inlayHint"]),
 ];
 
 #[test]
@@ -852,6 +858,531 @@ fn quick_fixes_come_from_the_help() {
                 "@4".to_string()
             ),
         ]
+    );
+    assert_eq!(client.stop(), Some(0));
+}
+
+/// A program with a bit of everything: comments, a string, numbers, a
+/// macro defined and called, registers, labels and constants.
+const RICH: &str = "\
+; a bot
+; that walks
+use std/control
+include \"lib.cta\"
+const SPEED = 3 + 1
+reg r = [SPEED, 0x10]
+
+; r := Cons r r, twice
+macro twice x
+    construct x, x, x
+    construct x, x, x
+end
+
+main:
+    mov b, Move E   ; go east
+    twice r
+    nilify r
+.again:
+    jnil r, .again
+    jmp helper
+";
+
+/// A client with `main.cta` (`RICH`, which includes `lib.cta`) open: the
+/// client, the server's capabilities, and the URI.
+fn with_rich_program(name: &str) -> (Client, Value, String) {
+    let dir = cli_common::scratch_dir(name);
+    std::fs::write(dir.join("lib.cta"), LIB).unwrap();
+    let main = uri(&dir.join("main.cta"));
+    let (mut client, capabilities) = Client::start();
+    client.open(&main, RICH);
+    assert_eq!(client.diagnostics(&main), Vec::<Value>::new());
+    (client, capabilities, main)
+}
+
+/// The text of a range of a text (one line, ASCII).
+fn text_at(text: &str, line: u64, character: u64, length: u64) -> &str {
+    let line = text.lines().nth(line as usize).unwrap_or("");
+    let start = (character as usize).min(line.len());
+    &line[start..(start + length as usize).min(line.len())]
+}
+
+#[test]
+fn semantic_tokens_say_what_every_word_is() {
+    let (mut client, capabilities, main) = with_rich_program("lsp_tokens");
+    let legend = &capabilities["semanticTokensProvider"]["legend"];
+    let types = legend["tokenTypes"].as_array().unwrap();
+    let modifiers = legend["tokenModifiers"].as_array().unwrap();
+    let answer = client.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": main}}),
+    );
+    let data: Vec<u64> = answer["result"]["data"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    // Five numbers a token, each place relative to the one before.
+    let (mut line, mut character) = (0, 0);
+    let mut shown = String::new();
+    for token in data.chunks(5) {
+        line += token[0];
+        character = if token[0] == 0 {
+            character + token[1]
+        } else {
+            token[1]
+        };
+        let mut kind = types[token[3] as usize].as_str().unwrap().to_string();
+        for (bit, modifier) in modifiers.iter().enumerate() {
+            if token[4] & (1 << bit) != 0 {
+                kind.push_str(&format!(" +{}", modifier.as_str().unwrap()));
+            }
+        }
+        let written = text_at(RICH, line, character, token[2]);
+        shown.push_str(&format!("{line}:{character} {written:?} {kind}\n"));
+    }
+    insta::assert_snapshot!("lsp_semantic_tokens", shown);
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn macros_blocks_labels_and_comments_fold() {
+    let (mut client, _, main) = with_rich_program("lsp_folding");
+    let answer = client.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": main}}),
+    );
+    let shown: Vec<String> = answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter()
+        .map(|f| {
+            let (start, end) = (
+                f["startLine"].as_u64().unwrap(),
+                f["endLine"].as_u64().unwrap(),
+            );
+            let first = RICH.lines().nth(start as usize).unwrap();
+            let kind = f["kind"].as_str().unwrap_or("code");
+            format!("{start}-{end} {kind}: {first}")
+        })
+        .collect();
+    insta::assert_snapshot!("lsp_folding_ranges", shown.join("\n"));
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn inlay_hints_give_register_numbers_and_ticks() {
+    let (mut client, _, main) = with_rich_program("lsp_inlay");
+    let lines = RICH.matches('\n').count() as u32;
+    let answer = client.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": main}, "range": range((0, 0), (lines, 0))}),
+    );
+    let shown: Vec<String> = answer["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .iter()
+        .map(|h| {
+            let (line, character) = (
+                h["position"]["line"].as_u64().unwrap(),
+                h["position"]["character"].as_u64().unwrap(),
+            );
+            let before = text_at(RICH, line, 0, character);
+            format!(
+                "{line}:{character} {before}‹{}›",
+                h["label"].as_str().unwrap()
+            )
+        })
+        .collect();
+    insta::assert_snapshot!("lsp_inlay_hints", shown.join("\n"));
+    // Only the range asked for.
+    let answer = client.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": main}, "range": range((15, 0), (16, 0))}),
+    );
+    let labels: Vec<&str> = answer["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["@4", "2 ticks"], "`twice r`: {answer}");
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn hover_says_what_writes_a_register_and_what_a_call_expands_to() {
+    let (mut client, _, main) = with_rich_program("lsp_hover_more");
+    let dir = main
+        .strip_prefix("file://")
+        .unwrap()
+        .trim_end_matches("main.cta");
+    let mut hover = |needle: &str, shift: usize| -> String {
+        let answer = client.request(
+            "textDocument/hover",
+            position(&main, at(RICH, needle, 0, shift)),
+        );
+        let value = answer["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{answer}"));
+        value.replace(dir, "DIR/")
+    };
+    let shown = [
+        ("the register r", hover("reg r", 4)),
+        ("the register b", hover("mov b", 4)),
+        ("the call of twice", hover("twice r", 1)),
+        ("the call of mov", hover("mov b", 1)),
+        ("the label main", hover("main:", 1)),
+    ]
+    .map(|(what, text)| format!("## {what}\n{text}\n"))
+    .join("\n");
+    insta::assert_snapshot!("lsp_hover_writes_and_expansions", shown);
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
+fn completion_offers_the_files_beside_the_document() {
+    let (mut client, main, _) = with_program("lsp_complete_files");
+    let dir = std::path::PathBuf::from(main.strip_prefix("file://").unwrap())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/walk.cta"), "").unwrap();
+    std::fs::write(dir.join("notes.txt"), "").unwrap();
+    std::fs::write(dir.join(".hidden.cta"), "").unwrap();
+    let mut complete = |version: i32, line: &str| -> Vec<String> {
+        let text = format!("{MAIN}{line}\n");
+        client.change(&main, version, json!([{"text": text}]));
+        client.diagnostics(&main);
+        let end = json!({"line": MAIN.matches('\n').count(), "character": line.len()});
+        labels(&client.request("textDocument/completion", position(&main, end)))
+    };
+    assert_eq!(complete(2, "include \""), ["lib.cta", "sub/"]);
+    assert_eq!(complete(3, "use \"sub/"), ["walk.cta"]);
+    assert_eq!(complete(4, "include \"nowhere/"), Vec::<String>::new());
+    let has = |labels: &[String], label: &str| labels.iter().any(|l| l == label);
+    let standard = complete(5, "use std/");
+    assert!(
+        has(&standard, "control") && !has(&standard, "lib"),
+        "{standard:?}"
+    );
+    // A bare path: names, without `.cta`, and the standard modules.
+    let bare = complete(6, "include ");
+    for label in ["control", "lib", "sub/"] {
+        assert!(has(&bare, label), "{label} in {bare:?}");
+    }
+    assert!(!has(&bare, "lib.cta") && !has(&bare, "notes"), "{bare:?}");
+    let bare = complete(7, "use sub/");
+    assert!(has(&bare, "walk") && !has(&bare, "lib"), "{bare:?}");
+    assert_eq!(client.stop(), Some(0));
+}
+
+/// A small random number generator (xorshift64*), so that the fuzz test
+/// is the same on every run of a seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (0 for 0).
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// The byte offset of a protocol position in a text, as the server reads
+/// it: a column counts UTF-16 units, one past its line's end is the end
+/// of the line, a line past the text's end is the text's end, and a
+/// column inside a character's two units is the character's end.
+fn offset_of(text: &str, line: u64, character: u64) -> usize {
+    let Some(start) = (0..line).try_fold(0, |at, _| text[at..].find('\n').map(|i| at + i + 1))
+    else {
+        return text.len();
+    };
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let mut units = 0;
+    for (i, c) in text[start..end].char_indices() {
+        if units >= character {
+            return start + i;
+        }
+        units += c.len_utf16() as u64;
+    }
+    end
+}
+
+/// The protocol position of a byte offset.
+fn position_of(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let character: usize = before[line_start..].chars().map(char::len_utf16).sum();
+    json!({"line": before.matches('\n').count(), "character": character})
+}
+
+/// Text to insert: statements, mistakes, characters outside the language,
+/// characters of two UTF-16 units, line ends, and what opens or closes.
+const FRAGMENTS: &[&str] = &[
+    "nilify r\n",
+    "    mov r, Move E\n",
+    "main:\n",
+    ".loop:\n",
+    "    jnil r, .loop\n",
+    "reg r\n",
+    "reg r2 = [1, 2, 3]\n",
+    "const K = 7\n",
+    "macro m a\n    nilify a\nend\n",
+    "    m r\n",
+    "macro deep\n",
+    "if K == 7\n",
+    "else\n",
+    "end\n",
+    "use std/control\n",
+    "include \"cycle_a.cta\"\n",
+    "(((",
+    "]]",
+    "\"unterminated",
+    "é𝄞",
+    "𝄞𝄞\u{feff}",
+    "\r\n",
+    "\n",
+    " ; comment\n",
+    "\u{0}",
+    "bogus x, y\n",
+    "    mov r, 4\n",
+    "#",
+    "@9",
+];
+
+/// The structural attacks: deep nesting, long chains, a huge line, an
+/// include cycle, many open `if`s, a long list.
+const ATTACKS: usize = 6;
+
+/// The `kind`th structural attack.
+fn attack(kind: usize) -> String {
+    match kind % ATTACKS {
+        0 => format!("reg deep = {}{}\n", "[".repeat(10_000), "]".repeat(10_000)),
+        1 => format!("const CHAIN = {}\n", vec!["1"; 5_000].join(" + ")),
+        2 => format!("    nilify {}\n", "r".repeat(200_000)),
+        3 => "include \"cycle_a.cta\"\n".into(),
+        4 => "if 1\n".repeat(10_000),
+        _ => format!("reg list = [{}]\n", vec!["Move E"; 5_000].join(", ")),
+    }
+}
+
+/// The program the fuzzed document starts as (and goes back to when it
+/// grows too large).
+const FUZZ_START: &str =
+    "use std/control\nreg r\nmain:\n    mov r, Move E\n.loop:\n    jnil r, .loop\n    jmp main\n";
+
+/// A random position, sometimes past a line's end or the text's end.
+fn random_position(rng: &mut Rng, text: &str) -> (u64, u64) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line = rng.below(lines.len() + 2);
+    let width = lines
+        .get(line)
+        .map_or(0, |l| l.chars().map(char::len_utf16).sum::<usize>());
+    (line as u64, rng.below(width + 3) as u64)
+}
+
+/// One random request at a random place of the document: its method and
+/// parameters.
+fn random_request(rng: &mut Rng, doc: &str, text: &str) -> (&'static str, Value) {
+    let (line, character) = random_position(rng, text);
+    let at = position(doc, json!({"line": line, "character": character}));
+    let whole = json!({"textDocument": {"uri": doc}});
+    match rng.below(9) {
+        0 => ("textDocument/hover", at),
+        1 => ("textDocument/definition", at),
+        2 => ("textDocument/completion", at),
+        3 => {
+            let mut params = at;
+            params["context"] = json!({"includeDeclaration": true});
+            ("textDocument/references", params)
+        }
+        4 => ("textDocument/semanticTokens/full", whole),
+        5 => ("textDocument/foldingRange", whole),
+        6 => {
+            let (end_line, end) = random_position(rng, text);
+            let range = json!({"start": {"line": line, "character": character},
+                               "end": {"line": end_line, "character": end}});
+            (
+                "textDocument/inlayHint",
+                json!({"textDocument": {"uri": doc}, "range": range}),
+            )
+        }
+        7 => ("textDocument/documentSymbol", whole),
+        _ => {
+            let mut params = at;
+            params["newName"] = json!("renamed");
+            ("textDocument/rename", params)
+        }
+    }
+}
+
+/// `(code, severity, message, range)` of each diagnostic, sorted.
+type Seen = Vec<(String, u64, String, Value)>;
+
+/// What `constree check --message-format json` says of a file, as [`Seen`]
+/// (the range `null` for a diagnostic in another file).
+fn checked(path: &std::path::Path, text: &str) -> Seen {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_constree"))
+        .args(["check", "--message-format", "json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let mut seen: Seen = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .map(|d| {
+            let primary = d["spans"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["is_primary"] == true)
+                .cloned()
+                .unwrap_or_default();
+            let range = if primary["file"] == path.to_str().unwrap() {
+                let at = |key: &str| position_of(text, primary[key].as_u64().unwrap() as usize);
+                json!({"start": at("byte_start"), "end": at("byte_end")})
+            } else {
+                Value::Null
+            };
+            let severity = if d["level"] == "error" { 1 } else { 2 };
+            let message = d["message"].as_str().unwrap().to_string();
+            (
+                d["code"].as_str().unwrap().to_string(),
+                severity,
+                message,
+                range,
+            )
+        })
+        .collect();
+    seen.sort_by_key(|d| format!("{d:?}"));
+    seen
+}
+
+/// Whether the server's diagnostics are `constree check`'s: the same
+/// codes, severities and messages, and each of check's in the document at
+/// the same range (one in another file is shown where it was reached).
+fn same_as_check(published: &[Value], check: &Seen) -> bool {
+    let mut server: Seen = published
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["severity"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+                d["range"].clone(),
+            )
+        })
+        .collect();
+    server.sort_by_key(|d| format!("{d:?}"));
+    let words = |seen: &Seen| -> Vec<(String, u64, String)> {
+        let mut words: Vec<_> = seen
+            .iter()
+            .map(|(c, s, m, _)| (c.clone(), *s, m.clone()))
+            .collect();
+        words.sort();
+        words
+    };
+    words(&server) == words(check)
+        && check
+            .iter()
+            .filter(|d| !d.3.is_null())
+            .all(|d| server.contains(d))
+}
+
+/// Random incremental edits, structural attacks among them, with requests
+/// at random places between them: every request is answered (a result or
+/// an error), the server lives to the end, and its diagnostics of the
+/// final text are `constree check`'s. A few hundred edits here;
+/// `CONSTREE_LSP_FUZZ_EDITS=N` (and `CONSTREE_LSP_FUZZ_SEED`) for a
+/// longer run.
+#[test]
+fn random_edits_never_kill_the_server() {
+    let edits: usize = std::env::var("CONSTREE_LSP_FUZZ_EDITS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(250);
+    let seed: u64 = std::env::var("CONSTREE_LSP_FUZZ_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(21);
+    let mut rng = Rng(seed.max(1));
+    let dir = cli_common::scratch_dir("lsp_fuzz");
+    std::fs::write(dir.join("cycle_a.cta"), "include \"cycle_b.cta\"\n").unwrap();
+    std::fs::write(dir.join("cycle_b.cta"), "include \"cycle_a.cta\"\nreg c\n").unwrap();
+    let path = dir.join("fuzz.cta");
+    let doc = uri(&path);
+    let (mut client, _) = Client::start();
+    let mut text = FUZZ_START.to_string();
+    client.open(&doc, &text);
+    let mut last = client.diagnostics(&doc);
+    let mut answered = 0;
+    for version in 2..edits as i32 + 2 {
+        let change = if text.len() > 400_000 {
+            text = FUZZ_START.to_string();
+            json!({"text": text})
+        } else {
+            let (start_line, start) = random_position(&mut rng, &text);
+            let (end_line, end) = if rng.below(3) == 0 {
+                (start_line, start)
+            } else {
+                random_position(&mut rng, &text)
+            };
+            // Every attack once in the first `30 * ATTACKS` edits, and then
+            // at random.
+            let new = match rng.below(40) {
+                _ if version % 30 == 0 && version <= 30 * ATTACKS as i32 => {
+                    attack(version as usize / 30)
+                }
+                0 => attack(rng.below(ATTACKS)),
+                1..=8 => String::new(),
+                _ => rng.pick(FRAGMENTS).to_string(),
+            };
+            let from = offset_of(&text, start_line, start);
+            let to = offset_of(&text, end_line, end).max(from);
+            text.replace_range(from..to, &new);
+            let range = json!({"start": {"line": start_line, "character": start},
+                               "end": {"line": end_line, "character": end}});
+            json!({"range": range, "text": new})
+        };
+        client.change(&doc, version, json!([change]));
+        let message = client.until(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == doc.as_str()
+                && m["params"]["version"] == version
+        });
+        last = message["params"]["diagnostics"].as_array().unwrap().clone();
+        for _ in 0..rng.below(3) {
+            let (method, params) = random_request(&mut rng, &doc, &text);
+            let answer = client.request(method, params);
+            assert!(
+                answer.get("result").is_some() || answer.get("error").is_some(),
+                "{method}: {answer}"
+            );
+            answered += 1;
+        }
+    }
+    assert!(answered > edits / 2, "{answered} requests");
+    std::fs::write(&path, &text).unwrap();
+    let check = checked(&path, &text);
+    assert!(
+        same_as_check(&last, &check),
+        "server: {last:#?}\ncheck: {check:#?}\nfinal text:\n{text}"
     );
     assert_eq!(client.stop(), Some(0));
 }

@@ -1,6 +1,8 @@
 //! The symbol index: every register, label, macro, constant and module of
-//! a program, where each is defined and every place it is named, for an
-//! editor (go to definition, references, rename, hover).
+//! a program, where each is defined and every place it is named, the
+//! instructions that write each register and what each macro call expands
+//! to, for an editor (go to definition, references, rename, hover, inlay
+//! hints).
 //!
 //! It is taken from the compiler's own passes, never from a second reading
 //! of the text: the expander records the macros it defines and invokes,
@@ -17,8 +19,8 @@
 
 use super::ast::{Expr, ExprKind, Ident, Name, Stmt};
 use super::eval::{Env, Value, eval};
-use super::macros::{Expansion, Item};
-use super::resolve::{LimitSpec, Resolved, Role};
+use super::macros::{Expansion, Item, statement_parts};
+use super::resolve::{Block, LimitSpec, Resolved, Role};
 use super::source::{FileId, Sources, Span};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -90,6 +92,8 @@ pub enum Detail {
         start: Option<Span>,
         /// `prog`, `in` or `out`.
         predeclared: bool,
+        /// The instructions that write it, in the order of the code.
+        writes: Vec<Write>,
     },
     /// A label.
     Label {
@@ -124,6 +128,34 @@ pub enum Detail {
         standard: bool,
     },
 }
+
+/// An instruction that writes a register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Write {
+    /// Where it is written: the macro call the user wrote when it comes
+    /// from one (each call once), else the instruction.
+    pub at: Span,
+    /// The label of its block (an index into [`SymbolIndex::symbols`]),
+    /// when the block has one.
+    pub label: Option<usize>,
+}
+
+/// What a macro call expands to: its first expansion's instructions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expanded {
+    /// The first [`SHOWN_EXPANSION`] instructions, as written (the
+    /// operands as the source has them).
+    pub lines: Vec<String>,
+    /// How many instructions there are.
+    pub instructions: usize,
+}
+
+/// At most this many instructions of a macro call's expansion are kept.
+pub const SHOWN_EXPANSION: usize = 40;
+
+/// An operand of an expansion's instruction is kept up to this many
+/// characters.
+const SHOWN_OPERAND: usize = 60;
 
 /// A named thing of the program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,6 +203,9 @@ pub struct SymbolIndex {
     pub symbols: Vec<Symbol>,
     /// Every occurrence, sorted by file and place.
     occurrences: Vec<Occurrence>,
+    /// What each macro call expands to, by the span of the macro's name
+    /// at the call.
+    expansions: HashMap<Span, Expanded>,
 }
 
 impl SymbolIndex {
@@ -202,6 +237,11 @@ impl SymbolIndex {
     pub fn occurrences(&self) -> &[Occurrence] {
         &self.occurrences
     }
+
+    /// What the macro call whose name is at `site` expands to.
+    pub fn expansion(&self, site: Span) -> Option<&Expanded> {
+        self.expansions.get(&site)
+    }
 }
 
 /// Builds the index of an expanded and resolved program (its expansion
@@ -210,6 +250,7 @@ pub fn build(expansion: &Expansion, resolved: &Resolved) -> SymbolIndex {
     let mut index = Builder::default();
     index.registers(resolved);
     index.labels(resolved);
+    index.code(resolved, &expansion.sources);
     index.constants(expansion);
     let recording = expansion.recording.as_deref();
     if let Some(recording) = recording {
@@ -230,6 +271,9 @@ struct Builder {
     /// expansion's name is one symbol.
     local: HashMap<(Span, Rc<str>), usize>,
     macros: HashMap<Rc<str>, usize>,
+    /// Registers' symbols, by number.
+    registers: HashMap<usize, usize>,
+    expansions: HashMap<Span, Expanded>,
 }
 
 impl Builder {
@@ -283,8 +327,12 @@ impl Builder {
                 limit,
                 start: reg.init.as_ref().map(|e| e.span),
                 predeclared: number < 3,
+                writes: Vec::new(),
             };
             self.define(&reg.name, reg.span, detail);
+            if let Some(&id) = self.by_name.get(&reg.name) {
+                self.registers.insert(number, id);
+            }
         }
     }
 
@@ -324,6 +372,58 @@ impl Builder {
                 }
             }
         }
+    }
+
+    /// What writes each register, and what each macro call expands to,
+    /// from the instructions of every block.
+    fn code(&mut self, resolved: &Resolved, sources: &Sources) {
+        // Instructions of one expansion share their chain's links.
+        let mut first: HashMap<Span, usize> = HashMap::new();
+        for block in &resolved.blocks {
+            for (i, instr) in block.instrs.iter().enumerate() {
+                let at = instr.chain.outermost().unwrap_or(instr.span);
+                let label = self.label_of(block, i);
+                for target in instr.op.targets(instr.operands) {
+                    let Some(&id) = usize::try_from(target)
+                        .ok()
+                        .and_then(|t| self.registers.get(&t))
+                    else {
+                        continue;
+                    };
+                    if let Detail::Register { writes, .. } = &mut self.symbols[id].detail
+                        && writes.last().is_none_or(|w| w.at != at)
+                    {
+                        writes.push(Write { at, label });
+                    }
+                }
+                let mut line = None;
+                for (link, site) in instr.chain.invocations() {
+                    if *first.entry(site).or_insert(link) != link {
+                        continue;
+                    }
+                    let expanded = self.expansions.entry(site).or_default();
+                    expanded.instructions += 1;
+                    if expanded.lines.len() < SHOWN_EXPANSION {
+                        let line = line.get_or_insert_with(|| written(instr, sources));
+                        expanded.lines.push(line.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The label's symbol of the `i`th instruction of a block.
+    fn label_of(&self, block: &Block, i: usize) -> Option<usize> {
+        let label = match &block.hand {
+            Some(hand) => hand
+                .labels
+                .iter()
+                .filter(|(_, offset)| *offset <= i)
+                .max_by_key(|(_, offset)| *offset)
+                .map(|(l, _)| l),
+            None => block.labels.first(),
+        }?;
+        self.by_name.get(&label.name()).copied()
     }
 
     fn constants(&mut self, expansion: &Expansion) {
@@ -429,34 +529,14 @@ impl Builder {
     }
 
     fn item(&mut self, item: &Item) {
-        let ident = |b: &mut Builder, i: &Ident| b.name(&i.name(), i.span);
-        match &item.stmt {
-            Stmt::Label(name) | Stmt::Entry(name) | Stmt::Tail(name) => ident(self, name),
-            Stmt::Op { args, .. } => args.iter().for_each(|e| self.expr(e)),
-            Stmt::Reg {
-                name,
-                index,
-                limit,
-                init,
-            } => {
-                ident(self, name);
-                let exprs = index.iter().chain(limit.iter().flatten()).chain(init);
-                exprs.for_each(|e| self.expr(e));
-            }
-            Stmt::Resize { name, limit } => {
-                ident(self, name);
-                self.expr(limit);
-            }
-            Stmt::Block { name, index, limit } => {
-                ident(self, name);
-                index.iter().chain(limit).for_each(|e| self.expr(e));
-            }
-            Stmt::CallStack { stack, link } => {
-                ident(self, stack);
-                ident(self, link);
-            }
-            _ => {}
+        let (mut names, exprs) = statement_parts(&item.stmt);
+        if let Stmt::Label(name) = &item.stmt {
+            names.push(name);
         }
+        for name in names {
+            self.name(&name.name(), name.span);
+        }
+        exprs.into_iter().for_each(|e| self.expr(e));
     }
 
     fn finish(mut self) -> SymbolIndex {
@@ -467,8 +547,26 @@ impl Builder {
         SymbolIndex {
             symbols: self.symbols,
             occurrences: self.occurrences,
+            expansions: self.expansions,
         }
     }
+}
+
+/// An instruction as written: its mnemonic, then its operands as the
+/// source has them.
+fn written(instr: &super::resolve::Instr, sources: &Sources) -> String {
+    let operands: Vec<String> = instr.operand_spans[..instr.op.arity()]
+        .iter()
+        .map(|span| {
+            let text = sources.get(span.file).text.get(span.range()).unwrap_or("");
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            match text.char_indices().nth(SHOWN_OPERAND) {
+                Some((i, _)) => format!("{} ...", &text[..i]),
+                None => text,
+            }
+        })
+        .collect();
+    format!("{} {}", instr.op.mnemonic(), operands.join(", "))
 }
 
 /// Calls `f` on every name in an expression with where it is written,

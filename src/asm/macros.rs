@@ -66,6 +66,13 @@ impl Chain {
         Some(link.site)
     }
 
+    /// `(id, call site)` of every invocation, innermost first: the id
+    /// names one expansion while the chain lives.
+    pub fn invocations(&self) -> impl Iterator<Item = (usize, Span)> + '_ {
+        std::iter::successors(self.0.as_ref(), |l| l.outer.0.as_ref())
+            .map(|l| (Rc::as_ptr(l) as usize, l.site))
+    }
+
     /// `(macro, call site)` of every invocation, innermost first.
     pub fn sites(&self) -> Vec<(String, Span)> {
         let mut sites = Vec::with_capacity(self.depth());
@@ -353,7 +360,7 @@ impl Expander<'_> {
                     self.define_macro(name, params, body.clone(), context.file);
                 }
                 Node::Block { header, body } => {
-                    if self.fits(&statement_exprs(&header.stmt), scope, header.span) {
+                    if self.fits(&statement_parts(&header.stmt).1, scope, header.span) {
                         let mut header = self.item(header.clone(), scope);
                         substitute_stmt(&mut header.stmt, scope, global_label);
                         stack.push(Walk::Block {
@@ -420,7 +427,7 @@ impl Expander<'_> {
                 self.emit(out, item);
             }
             _ => {
-                if !self.fits(&statement_exprs(&line.stmt), scope, line.span) {
+                if !self.fits(&statement_parts(&line.stmt).1, scope, line.span) {
                     return;
                 }
                 let mut item = self.item(line, scope);
@@ -935,26 +942,38 @@ fn substitute_name(name: &mut Ident, scope: &Scope, g: &Option<Rc<str>>) {
     name.rename(renamed);
 }
 
-/// The expressions of a statement (those [`substitute_stmt`] substitutes
-/// in).
-fn statement_exprs(stmt: &Stmt) -> Vec<&Expr> {
+/// The names and expressions of a statement, as [`substitute_stmt`]
+/// substitutes in them (a label's name is renamed elsewhere); the symbol
+/// index reads names from the same list.
+pub(super) fn statement_parts(stmt: &Stmt) -> (Vec<&Ident>, Vec<&Expr>) {
     match stmt {
-        Stmt::Op { args, .. } => args.iter().collect(),
+        Stmt::Op { args, .. } => (Vec::new(), args.iter().collect()),
         Stmt::Reg {
-            index, limit, init, ..
-        } => index
-            .as_deref()
-            .into_iter()
-            .chain(limit.iter().flatten().map(|e| &**e))
-            .chain(init.as_deref())
-            .collect(),
-        Stmt::Resize { limit, .. } => vec![limit],
-        Stmt::Block { index, limit, .. } => index
-            .as_deref()
-            .into_iter()
-            .chain(limit.as_deref())
-            .collect(),
-        _ => Vec::new(),
+            name,
+            index,
+            limit,
+            init,
+        } => (
+            vec![name],
+            index
+                .as_deref()
+                .into_iter()
+                .chain(limit.iter().flatten().map(|e| &**e))
+                .chain(init.as_deref())
+                .collect(),
+        ),
+        Stmt::Resize { name, limit } => (vec![name], vec![limit]),
+        Stmt::Entry(name) | Stmt::Tail(name) => (vec![name], Vec::new()),
+        Stmt::CallStack { stack, link } => (vec![stack, link], Vec::new()),
+        Stmt::Block { name, index, limit } => (
+            vec![name],
+            index
+                .as_deref()
+                .into_iter()
+                .chain(limit.as_deref())
+                .collect(),
+        ),
+        _ => (Vec::new(), Vec::new()),
     }
 }
 

@@ -16,8 +16,12 @@ pub fn read_text(path: &Path) -> Result<String, Failure> {
 /// output, see [`crate::tree::json`]); errors name the file, line and
 /// column.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, Failure> {
-    let text = read_text(path)?;
-    crate::tree::json::from_str(&text).map_err(|e| Failure::input(path, e))
+    parse_json(path, &read_text(path)?)
+}
+
+/// [`read_json`] of a file's text already read.
+pub fn parse_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, Failure> {
+    crate::tree::json::from_str(text).map_err(|e| Failure::input(path, e))
 }
 
 /// A writer that refuses to write more than `left` bytes in all.

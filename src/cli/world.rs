@@ -1,6 +1,6 @@
 //! `constree world ...`: worlds in the interchange format.
 
-use super::input::{print_json, read_json};
+use super::input::{parse_json, print_json, read_text};
 use super::{Failure, kind};
 use crate::conformance::fnv1a;
 use crate::scenario::replay::Replay;
@@ -60,8 +60,15 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
                     .map_err(|e| Failure::output("--record", path, e))?;
             }
             // Robots often hold the same programs: equal texts are read as
-            // one shared tree.
-            let WorldDocument(mut world) = crate::tree::read_deduplicated(|| read_json(&file))?;
+            // one shared tree. A world in the form constree writes is read
+            // without serde; any other text with it.
+            let text = read_text(&file)?;
+            let mut world = match crate::world::read_canonical(&text) {
+                Some(world) => world,
+                None => {
+                    crate::tree::read_deduplicated(|| parse_json::<WorldDocument>(&file, &text))?.0
+                }
+            };
             let mut replay = record.as_ref().map(|_| {
                 let name = file.display().to_string();
                 let mut replay = Replay::new(name, String::new(), Vec::new());

@@ -64,8 +64,8 @@ const PLACEHOLDER: Node = Node {
 /// bit 0 set, the tag in bits 1 and 2, and the three operands, 20 bits
 /// each, from bit 3.
 fn code(memo: u64, registers: usize) -> u64 {
-    match memoised_word(memo) {
-        Some((tag, operands)) if operands.iter().all(|&o| o < registers) => {
+    match memoised_word(memo, registers) {
+        Some((tag, operands)) => {
             let [a, b, c] = operands.map(|o| o as u64);
             1 | tag << 1 | a << 3 | b << 23 | c << 43
         }

@@ -53,21 +53,25 @@ impl Decode for Instruction {
     }
 }
 
-/// What [`Instruction::decode`] memoised in an instruction node, read
-/// without building the [`Instruction`]: its tag (0 `Nilify`, 1
-/// `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) and its operands (`Nilify`
-/// has one, the others 0), each below 2^20. `None` when nothing valid is
-/// memoised (not decoded yet, invalid, or an operand out of that range).
+/// What [`Instruction::decode`] memoised in an instruction node, when
+/// every operand names a register of a memory of `registers` registers:
+/// its tag (0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) and
+/// its operands (`Nilify` has one, the others 0). `None` when nothing
+/// valid is memoised (not decoded yet, invalid, or an operand of
+/// [`MAX_OPERAND`] or more) or an operand names no register. One
+/// comparison decides, on the largest operand the word keeps.
 #[inline(always)]
-pub(super) fn memoised(head: &Tree) -> Option<(u64, [usize; 3])> {
-    memoised_word(head.memo()?.get())
+pub(super) fn memoised(head: &Tree, registers: usize) -> Option<(u64, [usize; 3])> {
+    memoised_word(head.memo()?.get(), registers)
 }
 
 /// [`memoised`] of a memo word as it is stored (in a tree's node or in the
 /// machine's arena).
 #[inline(always)]
-pub(super) fn memoised_word(word: u64) -> Option<(u64, [usize; 3])> {
-    if word & 3 != 2 {
+pub(super) fn memoised_word(word: u64, registers: usize) -> Option<(u64, [usize; 3])> {
+    // One more than the largest operand, 0 unless the word is valid: a word
+    // that is not wraps to above any length.
+    if (word >> LARGEST_SHIFT).wrapping_sub(1) >= registers as u64 {
         return None;
     }
     let operand = |k: u32| ((word >> (4 + k * OPERAND_BITS)) & OPERAND_MASK) as usize;
@@ -89,17 +93,23 @@ fn decode_uncached(tree: &Tree) -> Option<Instruction> {
 /// The decode result as stored in a node's memo word.
 ///
 /// Layout: bits 0-1 state (0 unknown, 1 invalid, 2 valid), bits 2-3 the
-/// instruction tag, then three unsigned 20-bit operands. Instructions with a
-/// negative operand or one of 2^20 or more stay "unknown" and are decoded
-/// every time.
+/// instruction tag, then three unsigned 16-bit operands, and in bits 52 to
+/// 63 one more than the largest operand (0 in a word that is not valid).
+/// Instructions with a negative operand or one of [`MAX_OPERAND`] or more
+/// stay "unknown" and are decoded every time.
 enum Memo {
     Unknown,
     Invalid,
     Valid(Instruction),
 }
 
-const OPERAND_BITS: u32 = 20;
+const OPERAND_BITS: u32 = 16;
 const OPERAND_MASK: u64 = (1 << OPERAND_BITS) - 1;
+/// Where the memo word keeps one more than its largest operand.
+const LARGEST_SHIFT: u32 = 52;
+/// Operands below this are memoised (their largest plus one fits the
+/// word's top 12 bits).
+pub(super) const MAX_OPERAND: i64 = (1 << (64 - LARGEST_SHIFT)) - 1;
 
 impl Memo {
     #[inline(always)]
@@ -109,7 +119,7 @@ impl Memo {
             2 => {
                 let a = ((word >> 4) & OPERAND_MASK) as i64;
                 let b = ((word >> (4 + OPERAND_BITS)) & OPERAND_MASK) as i64;
-                let c = (word >> (4 + 2 * OPERAND_BITS)) as i64;
+                let c = ((word >> (4 + 2 * OPERAND_BITS)) & OPERAND_MASK) as i64;
                 Memo::Valid(match (word >> 2) & 3 {
                     0 => Instruction::Nilify(a),
                     1 => Instruction::Construct(a, b, c),
@@ -131,17 +141,13 @@ impl Memo {
             Instruction::Deconstruct(a, b, c) => (2, [a, b, c]),
             Instruction::CopyIfNil(a, b, c) => (3, [a, b, c]),
         };
-        if operands
-            .iter()
-            .any(|&x| !(0..=OPERAND_MASK as i64).contains(&x))
-        {
+        if operands.iter().any(|&x| !(0..MAX_OPERAND).contains(&x)) {
             return 0;
         }
-        operands
-            .iter()
-            .enumerate()
-            .fold(2 | (tag << 2), |word, (k, &x)| {
-                word | ((x as u64) << (4 + k as u32 * OPERAND_BITS))
-            })
+        let largest = operands.iter().max().map_or(0, |&x| x as u64);
+        operands.iter().enumerate().fold(
+            2 | (tag << 2) | ((largest + 1) << LARGEST_SHIFT),
+            |word, (k, &x)| word | ((x as u64) << (4 + k as u32 * OPERAND_BITS)),
+        )
     }
 }

@@ -104,9 +104,7 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
         let Some(head) = self.program.current().front() else {
             return Ok(false);
         };
-        if let Some((tag, operands)) = memoised(head)
-            && operands[0].max(operands[1]).max(operands[2]) < self.memory.len()
-        {
+        if let Some((tag, operands)) = memoised(head, self.memory.len()) {
             self.program.advance();
             return execute_parts(self, tag, operands.map(Checked)).map(|()| true);
         }

@@ -39,7 +39,7 @@ fn instruction_codec_round_trips() {
 fn a_memoised_instruction_checks_its_operands_against_each_memory() {
     // The same instruction node in two memories: the first run memoises
     // it, the second reads the memo; both report the missing register.
-    for operand in [5, 4095, 4100, 70_000] {
+    for operand in [5, 4094, 4095, 4100, 70_000] {
         let jump = Instruction::CopyIfNil(3, operand, 1).encode();
         for _ in 0..2 {
             let mut m = memory(&[100, 10, 10, 10]);

@@ -111,6 +111,13 @@ impl Tree {
     pub fn to_bits(&self) -> String {
         let length = self.size().saturating_mul(2).saturating_add(1);
         let mut out: Vec<u8> = Vec::with_capacity(length.min(1 << 24) as usize);
+        self.write_bits(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends the preorder bit string (`1` = Cons, `0` = Nil) to `out`,
+    /// with an explicit stack of backs still to write.
+    pub fn write_bits(&self, out: &mut Vec<u8>) {
         let mut stack: Vec<&Tree> = Vec::new();
         let mut next = Some(self);
         while let Some(mut t) = next {
@@ -123,7 +130,6 @@ impl Tree {
             out.push(b'0');
             next = stack.pop();
         }
-        String::from_utf8(out).unwrap_or_default()
     }
 
     /// Reads the readable form (`[]`, `[a, b]`, `[a | t]`; spaces are free).

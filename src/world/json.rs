@@ -184,7 +184,7 @@ impl Writer<'_> {
             return Err(TreeTooLong);
         }
         if tree.size() < REMEMBERED_SIZE {
-            write_bits(tree, self.out);
+            tree.write_bits(self.out);
             return Ok(());
         }
         if let Some(&(start, end)) = self.written.get(&tree.node_id()) {
@@ -192,14 +192,14 @@ impl Writer<'_> {
             return Ok(());
         }
         let start = self.out.len();
-        write_bits(tree, self.out);
+        tree.write_bits(self.out);
         self.written.insert(tree.node_id(), (start, self.out.len()));
         Ok(())
     }
 }
 
 /// The name `serde` gives a colour (its variant's name).
-fn color_name(color: Color) -> &'static str {
+pub(super) fn color_name(color: Color) -> &'static str {
     match color {
         Color::Red => "Red",
         Color::Orange => "Orange",
@@ -209,22 +209,6 @@ fn color_name(color: Color) -> &'static str {
         Color::Violet => "Violet",
         Color::Black => "Black",
         Color::White => "White",
-    }
-}
-
-/// Appends the preorder bit string (`1` = Cons, `0` = Nil), with an
-/// explicit stack of backs still to write.
-fn write_bits(tree: &Tree, out: &mut Vec<u8>) {
-    let mut stack: Vec<&Tree> = Vec::new();
-    let mut next = Some(tree);
-    while let Some(mut t) = next {
-        while let Some((front, back)) = t.split() {
-            out.push(b'1');
-            stack.push(back);
-            t = front;
-        }
-        out.push(b'0');
-        next = stack.pop();
     }
 }
 

@@ -10,9 +10,11 @@
 //! * [`update`](mod@update): the whole grid, one step;
 //! * [`game`]: game configurations, `points`, `score`;
 //! * [`render`]: the report's `visualize` and `scoreboard`;
-//! * [`json`](mod@json): writing a world's JSON fast.
+//! * [`json`](mod@json): writing a world's JSON fast;
+//! * [`canonical`]: reading it fast when it is in the form written.
 
 pub mod action;
+pub mod canonical;
 pub mod command;
 pub mod decode;
 pub mod direction;
@@ -28,6 +30,7 @@ pub mod step;
 pub mod update;
 
 pub use action::{Action, Indices};
+pub use canonical::read_canonical;
 pub use command::Command;
 pub use direction::Direction;
 pub use document::WorldDocument;

@@ -65,6 +65,14 @@ fn registers_labels_constants_and_macros_are_found_where_written() {
     assert!(!assembly.has_errors(), "{}", assembly.render(false));
 
     let (count, symbol) = find(&index, "count");
+    let (main, _) = find(&index, "main");
+    let (main_loop, _) = find(&index, "main.loop");
+    let calls: Vec<Span> = index
+        .occurrences_of(find(&index, "twice").0)
+        .filter(|o| !o.definition)
+        .map(|o| o.span)
+        .collect();
+    assert_eq!(calls.len(), 2);
     assert_eq!(
         symbol.detail,
         Detail::Register {
@@ -72,8 +80,21 @@ fn registers_labels_constants_and_macros_are_found_where_written() {
             limit: Some(10),
             start: symbol.detail_start(),
             predeclared: false,
+            writes: vec![
+                Write {
+                    at: calls[0],
+                    label: Some(main)
+                },
+                Write {
+                    at: calls[1],
+                    label: Some(main_loop)
+                },
+            ],
         }
     );
+    let expanded = index.expansion(calls[0]).expect("the call's expansion");
+    assert_eq!(expanded.lines, ["construct count, count, count"]);
+    assert_eq!(expanded.instructions, 1);
     let uses: Vec<usize> = index
         .occurrences_of(count)
         .map(|o| line(&assembly, o))

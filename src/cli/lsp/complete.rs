@@ -1,4 +1,5 @@
-//! Completion: module paths after `use std/` (or `include std/`);
+//! Completion: module paths after `use std/` (or `include std/`), and
+//! after `use "` or `include "` the files and folders beside the document;
 //! instructions and macros where a statement begins; registers, labels,
 //! constants, built-in values and literal constructors (with snippets of
 //! their arguments) at an operand.
@@ -26,7 +27,14 @@ impl Server {
         let before = &document.text[line_start..offset];
         let items = match position(before) {
             Position::Comment => Vec::new(),
-            Position::Module => modules(),
+            Position::Module(typed) => {
+                let mut items = modules();
+                if !typed.starts_with("std/") {
+                    items.extend(files(document.path.as_deref(), typed, Written::Bare));
+                }
+                items
+            }
+            Position::File(typed) => files(document.path.as_deref(), typed, Written::Quoted),
             Position::Statement => {
                 let mut items = instructions();
                 items.extend(self.symbols(&at.text_document.uri, true));
@@ -80,16 +88,18 @@ impl Server {
 
 /// What the text before the cursor, on its line, asks for.
 #[derive(Debug, PartialEq, Eq)]
-enum Position {
+enum Position<'a> {
     Comment,
-    /// After `use ` or `include `.
-    Module,
+    /// After `use ` or `include `: the path typed so far.
+    Module(&'a str),
+    /// After `use "` or `include "`: the path typed so far.
+    File(&'a str),
     /// The first word of a statement.
     Statement,
     Operand,
 }
 
-fn position(before: &str) -> Position {
+fn position(before: &str) -> Position<'_> {
     if before.contains(';') {
         return Position::Comment;
     }
@@ -101,7 +111,10 @@ fn position(before: &str) -> Position {
     };
     let first = line.split_whitespace().next().unwrap_or("");
     if matches!(first, "use" | "include") && line.len() > first.len() {
-        return Position::Module;
+        return match line[first.len()..].trim_start().strip_prefix('"') {
+            Some(typed) => Position::File(typed),
+            None => Position::Module(line[first.len()..].trim_start()),
+        };
     }
     if line.contains(char::is_whitespace) {
         Position::Operand
@@ -135,6 +148,67 @@ fn modules() -> Vec<CompletionItem> {
                 kind: Some(CompletionItemKind::MODULE),
                 filter_text: Some(format!("std/{name}")),
                 ..item(name, first.trim().to_string())
+            }
+        })
+        .collect()
+}
+
+/// At most this many files and folders are offered.
+const MOST_FILES: usize = 500;
+
+/// How a module's path is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// In quotes: `"lib/walk.cta"`.
+    Quoted,
+    /// Bare: `lib/walk`, names (`.cta` left out).
+    Bare,
+}
+
+/// The `.cta` files and the folders in the folder a path typed so far
+/// names, relative to the document's (none for a document that is not a
+/// file): folders end with `/`, names that start with `.` are left out
+/// (and for a bare path, those that are not names and the files' `.cta`),
+/// in order, at most [`MOST_FILES`].
+fn files(document: Option<&std::path::Path>, typed: &str, written: Written) -> Vec<CompletionItem> {
+    let Some(dir) = document.and_then(std::path::Path::parent) else {
+        return Vec::new();
+    };
+    let folder = typed.rfind('/').map_or("", |i| &typed[..=i]);
+    let Ok(entries) = std::fs::read_dir(dir.join(folder)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, bool)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let is_dir = e.file_type().ok()?.is_dir();
+            let wanted = !name.starts_with('.') && (is_dir || name.ends_with(".cta"));
+            let name = match written {
+                Written::Bare if !is_dir => name.strip_suffix(".cta")?.to_string(),
+                _ => name,
+            };
+            let bare_name = name.chars().enumerate().all(|(i, c)| {
+                c.is_ascii_alphabetic() || c == '_' || (i > 0 && (c.is_ascii_digit() || c == '.'))
+            });
+            let wanted = wanted && (written == Written::Quoted || bare_name);
+            wanted.then_some((name, is_dir))
+        })
+        .collect();
+    found.sort();
+    found.truncate(MOST_FILES);
+    found
+        .into_iter()
+        .map(|(name, is_dir)| {
+            let label = if is_dir { format!("{name}/") } else { name };
+            CompletionItem {
+                kind: Some(if is_dir {
+                    CompletionItemKind::FOLDER
+                } else {
+                    CompletionItemKind::FILE
+                }),
+                filter_text: Some(format!("{folder}{label}")),
+                ..item(&label, format!("{folder}{label}"))
             }
         })
         .collect()
@@ -255,8 +329,10 @@ mod tests {
 
     #[test]
     fn the_line_so_far_says_what_is_wanted() {
-        assert_eq!(position("use std/"), Position::Module);
-        assert_eq!(position("  include "), Position::Module);
+        assert_eq!(position("use std/"), Position::Module("std/"));
+        assert_eq!(position("  include "), Position::Module(""));
+        assert_eq!(position("include \"lib/"), Position::File("lib/"));
+        assert_eq!(position("use \""), Position::File(""));
         assert_eq!(position("  mo"), Position::Statement);
         assert_eq!(position("main: jn"), Position::Statement);
         assert_eq!(position("    mov out, "), Position::Operand);

@@ -1,5 +1,6 @@
-//! Hover: what a name is (a register's number, limit and start value; a
-//! label's register and instructions; a macro's signature and doc comment;
+//! Hover: what a name is (a register's number, limit, start value and the
+//! instructions that write it; a label's register, instructions and ticks;
+//! a macro's signature and doc comment, and at a call what it expands to;
 //! a constant's value and size), or what an instruction does and costs, or
 //! how a literal constructor is written.
 
@@ -7,18 +8,28 @@ use super::analysis::Analysis;
 use super::text::Lines;
 use super::{RequestError, Server};
 use crate::asm::constructors;
-use crate::asm::index::{Detail, Symbol};
+use crate::asm::index::{Detail, Expanded, Symbol, Write};
 use crate::asm::resolve::Opcode;
 use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 
-/// A value as written is shown up to this many bytes.
+/// A value as written is shown up to this many characters.
 const SHOWN: usize = 200;
+
+/// At most this many of the instructions that write a register are shown.
+const SHOWN_WRITES: usize = 10;
+
+/// A line of code is shown up to this many characters.
+const SHOWN_LINE: usize = 80;
 
 impl Server {
     pub(super) fn hover(&self, params: HoverParams) -> Result<Option<Hover>, RequestError> {
         let at = &params.text_document_position_params;
         let text = if let Some((analysis, occurrence)) = self.symbol_at(at) {
-            describe(analysis, &analysis.index.symbols[occurrence.symbol])
+            let mut text = describe(analysis, &analysis.index.symbols[occurrence.symbol]);
+            if let Some(expanded) = analysis.index.expansion(occurrence.span) {
+                text.push_str(&expansion(expanded));
+            }
+            text
         } else {
             let document = self.document(&at.text_document.uri)?;
             let offset = Lines::new(&document.text).offset(at.position);
@@ -87,8 +98,14 @@ pub fn instruction(op: Opcode) -> String {
 
 /// A value as written, cut short.
 fn shown(text: &str) -> String {
+    cut(text, SHOWN)
+}
+
+/// A text on one line (each run of white space one space), cut after
+/// `most` characters.
+fn cut(text: &str, most: usize) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match text.char_indices().nth(SHOWN) {
+    match text.char_indices().nth(most) {
         Some((i, _)) => format!("{} ...", &text[..i]),
         None => text,
     }
@@ -146,12 +163,14 @@ pub fn describe(analysis: &Analysis, s: &Symbol) -> String {
             }
             text
         }
-        Detail::Register { start, .. } => {
+        Detail::Register { start, writes, .. } => {
             let start = match start {
                 Some(span) => format!("`{}`", shown(analysis.written(*span))),
                 None => "Nil".into(),
             };
-            format!("`{}`: {}; starts as {start}", s.name, summary(analysis, s))
+            let mut text = format!("`{}`: {}; starts as {start}", s.name, summary(analysis, s));
+            text.push_str(&writers(analysis, writes));
+            text
         }
         Detail::Constant {
             value,
@@ -170,9 +189,16 @@ pub fn describe(analysis: &Analysis, s: &Symbol) -> String {
             }
             text
         }
-        Detail::Label { .. } | Detail::Module { .. } => {
-            format!("`{}`: {}", s.name, summary(analysis, s))
+        Detail::Label { instructions, .. } => {
+            let ticks = *instructions as u64 * Opcode::TICKS;
+            format!(
+                "`{}`: {}; {} from the label to the block's end",
+                s.name,
+                summary(analysis, s),
+                count(ticks as usize, "tick")
+            )
         }
+        Detail::Module { .. } => format!("`{}`: {}", s.name, summary(analysis, s)),
     };
     if let Some(span) = s.definition {
         text.push_str(&format!(
@@ -181,6 +207,61 @@ pub fn describe(analysis: &Analysis, s: &Symbol) -> String {
         ));
     }
     text
+}
+
+/// The instructions that write a register, each on its line of code,
+/// with its label and place.
+fn writers(analysis: &Analysis, writes: &[Write]) -> String {
+    if writes.is_empty() {
+        return "\n\nno instruction writes it".into();
+    }
+    let mut text = format!("\n\nwritten by {}:", count(writes.len(), "instruction"));
+    for w in writes.iter().take(SHOWN_WRITES) {
+        let source = analysis.text(w.at.file);
+        let start = w.at.start as usize;
+        let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
+        let code = source[line_start..line_end].split(';').next().unwrap_or("");
+        text.push_str(&format!("\n- `{}`", cut(code, SHOWN_LINE)));
+        if let Some(label) = w.label {
+            text.push_str(&format!(" in `{}`", analysis.index.symbols[label].name));
+        }
+        text.push_str(&format!(" ({})", analysis.assembly.sources.location(w.at)));
+    }
+    if writes.len() > SHOWN_WRITES {
+        text.push_str(&format!("\n- and {} more", writes.len() - SHOWN_WRITES));
+    }
+    text
+}
+
+/// What a macro call expands to, and its cost.
+fn expansion(expanded: &Expanded) -> String {
+    let ticks = expanded.instructions as u64 * Opcode::TICKS;
+    let mut text = format!(
+        "\n\nthis call expands to {} ({}):\n```cta\n",
+        count(expanded.instructions, "instruction"),
+        count(ticks as usize, "tick")
+    );
+    for line in &expanded.lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    if expanded.instructions > expanded.lines.len() {
+        text.push_str(&format!(
+            "; ... and {} more\n",
+            expanded.instructions - expanded.lines.len()
+        ));
+    }
+    text.push_str("```");
+    text
+}
+
+/// `n` and a noun, plural unless `n` is 1.
+fn count(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {noun}{s}")
 }
 
 #[cfg(test)]

@@ -22,10 +22,13 @@ mod actions;
 mod analysis;
 mod complete;
 mod diagnostics;
+mod folding;
 mod hover;
+mod inlay;
 mod navigate;
 mod stdlib;
 mod text;
+mod tokens;
 
 use super::Failure;
 use super::asm::StdlibOption;
@@ -37,8 +40,9 @@ use lsp_types::notification::{
     Notification as NotificationKind, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    References, Rename, Request as RequestKind, WorkspaceSymbolRequest,
+    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting,
+    GotoDefinition, HoverRequest, InlayHintRequest, References, Rename, Request as RequestKind,
+    SemanticTokensFullRequest, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     CompletionOptions, DocumentFormattingParams, HoverProviderCapability, OneOf,
@@ -109,13 +113,16 @@ fn capabilities() -> ServerCapabilities {
         references_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["/".into()]),
+            trigger_characters: Some(vec!["/".into(), "\"".into()]),
             ..CompletionOptions::default()
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(tokens::capability()),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -251,6 +258,15 @@ impl Server {
             CodeActionRequest::METHOD => {
                 self.answer::<CodeActionRequest>(request, Server::code_actions)
             }
+            SemanticTokensFullRequest::METHOD => {
+                self.answer::<SemanticTokensFullRequest>(request, Server::semantic_tokens)
+            }
+            FoldingRangeRequest::METHOD => {
+                self.answer::<FoldingRangeRequest>(request, Server::folding_ranges)
+            }
+            InlayHintRequest::METHOD => {
+                self.answer::<InlayHintRequest>(request, Server::inlay_hints)
+            }
             _ => Response::new_err(
                 request.id,
                 ErrorCode::MethodNotFound as i32,
@@ -304,6 +320,16 @@ impl Server {
             .filter_map(|(_, d)| d.analysis.as_ref())
             .filter_map(|a| Some((a, a.file_of(&place)?)));
         own.map(|a| (a, MAIN)).into_iter().chain(others).collect()
+    }
+
+    /// The first of [`Server::analyses_of`] a document whose text is the
+    /// document's as the editor has it now (so that its spans are places
+    /// of that text).
+    fn checked(&self, uri: &Uri) -> Option<(&Analysis, FileId)> {
+        let text = &self.documents.get(uri)?.text;
+        self.analyses_of(uri)
+            .into_iter()
+            .find(|(analysis, file)| analysis.text(*file) == text)
     }
 
     /// `textDocument/formatting`: the document as `constree fmt` writes

@@ -61,6 +61,55 @@ impl<'a> Lines<'a> {
     }
 }
 
+impl Lines<'_> {
+    /// The line (0-based) of a byte offset, without counting columns.
+    pub fn line(&self, offset: usize) -> u32 {
+        (self.starts.partition_point(|&s| s <= offset) - 1) as u32
+    }
+}
+
+/// Positions of byte offsets of a text asked for in increasing order, each
+/// counted on from the last: a walk over the text costs its length once,
+/// however long its lines (an offset before the last one starts again from
+/// the top).
+pub struct Cursor<'a> {
+    text: &'a str,
+    offset: usize,
+    position: Position,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(text: &'a str) -> Cursor<'a> {
+        Cursor {
+            text,
+            offset: 0,
+            position: Position::new(0, 0),
+        }
+    }
+
+    /// The position of a byte offset (past the end: the end; inside a
+    /// character: that character's start).
+    pub fn position(&mut self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        if offset < self.offset {
+            *self = Cursor::new(self.text);
+        }
+        for c in self.text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.position.line += 1;
+                self.position.character = 0;
+            } else {
+                self.position.character += c.len_utf16() as u32;
+            }
+        }
+        self.offset = offset;
+        self.position
+    }
+}
+
 /// Applies one change of `textDocument/didChange` to a text: a range and
 /// its new text, or (without a range) the whole new text.
 pub fn apply_change(text: &mut String, range: Option<Range>, new_text: &str) {
@@ -149,6 +198,18 @@ mod tests {
         assert_eq!(lines.offset(Position::new(1, 3)), 9);
         assert_eq!(lines.offset(Position::new(1, 40)), 10);
         assert_eq!(lines.offset(Position::new(7, 0)), text.len());
+    }
+
+    #[test]
+    fn a_cursor_agrees_with_the_lines() {
+        let text = "ab\né𝄞x\n\nlast";
+        let lines = Lines::new(text);
+        let mut cursor = Cursor::new(text);
+        for offset in (0..text.len() + 3).chain([4, 0, 9]) {
+            assert_eq!(cursor.position(offset), lines.position(offset), "{offset}");
+        }
+        assert_eq!(lines.line(9), 1);
+        assert_eq!(lines.line(text.len()), 3);
     }
 
     #[test]
