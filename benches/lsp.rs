@@ -7,11 +7,13 @@
 //! initialized, with the program open; each iteration edits one line in
 //! the middle of the program: a number changed (the program stays
 //! correct), a mnemonic misspelt (an error appears) or that mistake
-//! corrected (the error goes).
+//! corrected (the error goes). Messages are framed by `lsp-server`, as
+//! the server frames them.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use lsp_server::Message;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -135,7 +137,8 @@ impl Server {
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let (send, messages) = channel();
         std::thread::spawn(move || {
-            while let Some(message) = read_message(&mut stdout) {
+            while let Ok(Some(message)) = Message::read(&mut stdout) {
+                let message = serde_json::to_value(message).expect("a message is JSON");
                 if send.send(message).is_err() {
                     break;
                 }
@@ -164,9 +167,8 @@ impl Server {
     }
 
     fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
+        let message: Message = serde_json::from_value(message).expect("a message");
+        message.write(&mut self.stdin).expect("the server reads");
     }
 
     /// The next message `wanted` accepts (the others are skipped).
@@ -228,27 +230,6 @@ impl Server {
         let status = self.child.wait().unwrap();
         assert!(status.success(), "{status}");
     }
-}
-
-/// One framed message, or `None` at the end of the stream.
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(n) = line.strip_prefix("Content-Length: ") {
-            length = n.parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; length?];
-    std::io::Read::read_exact(reader, &mut body).ok()?;
-    serde_json::from_slice(&body).ok()
 }
 
 /// The folder of the program and its included file (written afresh).
