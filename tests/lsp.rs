@@ -674,6 +674,37 @@ fn the_outline_lists_what_the_document_defines() {
 }
 
 #[test]
+fn hover_gives_an_automatic_limit_as_the_image_has_it() {
+    let text =
+        "reg big auto = bits(\"11000\")\nreg given 7\nmain:\n    nilify big\n    nilify given\n";
+    let loader = constree::asm::source::MemoryLoader::default().with("auto.cta", text);
+    let image = constree::asm::assemble_file(&loader, std::path::Path::new("auto.cta"))
+        .image
+        .expect("the program assembles");
+    let limit_of = |name: &str| {
+        let r = image.registers.iter().find(|r| r.name == name).unwrap();
+        r.limit
+    };
+    let (mut client, _) = Client::start();
+    let doc = "file:///tmp/constree-lsp-auto.cta";
+    client.open(doc, text);
+    assert_eq!(client.diagnostics(doc), Vec::<Value>::new());
+    let mut hover = |needle: &str| -> String {
+        let answer = client.request("textDocument/hover", position(doc, at(text, needle, 0, 1)));
+        answer["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .to_string()
+    };
+    let big = hover("big auto");
+    let expected = format!("limit {} (auto)", limit_of("big"));
+    assert!(big.contains(&expected), "{expected} in {big}");
+    let given = hover("given 7");
+    assert!(given.contains("limit 7;"), "{given}");
+    assert_eq!(client.stop(), Some(0));
+}
+
+#[test]
 fn requests_on_a_broken_or_huge_document_answer_alone() {
     let (mut client, _) = Client::start();
     let doc = "file:///tmp/constree-lsp-broken.cta";

@@ -17,8 +17,20 @@ use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use std::rc::Rc;
 
-/// Checks the program and builds its image (`None` when there are errors,
-/// from earlier phases or from these checks, or when `want_image` is false).
+/// What [`generate`] gives.
+pub struct Generated {
+    /// The image: `None` when there are errors (from earlier phases or from
+    /// these checks) or when it was not wanted.
+    pub image: Option<Image>,
+    /// Every register's limit, by number, as the image gives it (`None`
+    /// when there are errors).
+    pub limits: Option<Vec<i64>>,
+    /// This phase's diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks the program, works out its registers' limits and builds its
+/// image when `want_image` is true.
 pub fn generate(
     expansion: &Expansion,
     resolved: &Resolved,
@@ -26,7 +38,7 @@ pub fn generate(
     compile: ImageCompiler<'_>,
     earlier_errors: bool,
     want_image: bool,
-) -> (Option<Image>, Vec<Diagnostic>) {
+) -> Generated {
     let mut g = Generator {
         expansion,
         resolved,
@@ -45,7 +57,11 @@ pub fn generate(
         .extend(super::calls::check_stack(resolved, layout, &limits));
     let failed = earlier_errors || g.diagnostics.iter().any(Diagnostic::is_error);
     let image = (want_image && !failed).then(|| g.image(&limits));
-    (image, g.diagnostics)
+    Generated {
+        image,
+        limits: (!failed).then_some(limits),
+        diagnostics: g.diagnostics,
+    }
 }
 
 struct Generator<'a> {

@@ -7,7 +7,7 @@
 //! It is taken from the compiler's own passes, never from a second reading
 //! of the text: the expander records the macros it defines and invokes,
 //! the modules it reads and the names in `if` conditions (a [`Recording`],
-//! made only when asked for, see [`crate::asm::assemble_indexed`]); then
+//! made only when asked for, see [`crate::asm::check_indexed`]); then
 //! [`build`] walks the expanded statements and what resolution made of
 //! them. Each name costs one hash lookup, and the occurrences are sorted
 //! once (`n log n`); nothing here changes what is assembled.
@@ -206,6 +206,10 @@ pub struct SymbolIndex {
     /// What each macro call expands to, by the span of the macro's name
     /// at the call.
     expansions: HashMap<Span, Expanded>,
+    /// Every register's limit, by number, as the program's image would
+    /// give it (automatic limits worked out); `None` when the program has
+    /// errors (it has no image).
+    pub limits: Option<Vec<i64>>,
 }
 
 impl SymbolIndex {
@@ -548,6 +552,8 @@ impl Builder {
             symbols: self.symbols,
             occurrences: self.occurrences,
             expansions: self.expansions,
+            // Worked out after the index, by code generation.
+            limits: None,
         }
     }
 }

@@ -137,14 +137,15 @@ pub fn assemble_with_faults(loader: &dyn Loader, main: SourceFile, faults: Fault
     assemble_nested(loader, main, &images, Build::image(faults)).0
 }
 
-/// [`assemble`], also giving the program's [`index::SymbolIndex`] (its
-/// names, where each is defined and used), for an editor. The assembly is
-/// the same as [`assemble`]'s.
-pub fn assemble_indexed(loader: &dyn Loader, main: SourceFile) -> (Assembly, index::SymbolIndex) {
+/// [`check`], also giving the program's [`index::SymbolIndex`] (its
+/// names, where each is defined and used, and its registers' limits), for
+/// an editor. The diagnostics are [`assemble`]'s; no image is built.
+pub fn check_indexed(loader: &dyn Loader, main: SourceFile) -> (Assembly, index::SymbolIndex) {
     let images = RefCell::new(Images::default());
     let build = Build {
+        faults: Faults::default(),
         indexing: true,
-        ..Build::image(Faults::default())
+        image: false,
     };
     let (assembly, index) = assemble_nested(loader, main, &images, build);
     (assembly, index.unwrap_or_default())
@@ -222,7 +223,7 @@ fn assemble_nested(
         macros::expand(loader, main)
     };
     let (resolved, resolve_diagnostics) = resolve::resolve(&mut expansion, faults, indexing);
-    let index = indexing.then(|| index::build(&expansion, &resolved));
+    let mut index = indexing.then(|| index::build(&expansion, &resolved));
     // Resolution took what it needs from the statements: they go before
     // the image is built (a program may have millions).
     expansion.sections = Vec::new();
@@ -243,7 +244,7 @@ fn assemble_nested(
         .iter()
         .chain(&resolve_diagnostics)
         .any(Diagnostic::is_error);
-    let (mut image, codegen_diagnostics) = codegen::generate(
+    let generated = codegen::generate(
         &expansion,
         &resolved,
         &layout,
@@ -251,13 +252,17 @@ fn assemble_nested(
         earlier_errors,
         want_image,
     );
+    let mut image = generated.image;
     if let Some(image) = &mut image {
         image.images = embedded.into_inner();
+    }
+    if let Some(index) = &mut index {
+        index.limits = generated.limits;
     }
     images.borrow_mut().compiling.pop();
     let mut diagnostics = expansion.diagnostics;
     diagnostics.extend(resolve_diagnostics);
-    diagnostics.extend(codegen_diagnostics);
+    diagnostics.extend(generated.diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.0.file, d.primary.0.start, d.severity));
     let assembly = Assembly {
         image,

@@ -117,13 +117,8 @@ pub fn summary(analysis: &Analysis, s: &Symbol) -> String {
         Detail::Register { number, limit, .. } => {
             let limit = match limit {
                 Some(n) => n.to_string(),
-                None => match analysis
-                    .assembly
-                    .image
-                    .as_ref()
-                    .and_then(|i| i.registers.get(*number))
-                {
-                    Some(r) => format!("{} (auto)", r.limit),
+                None => match analysis.index.limits.as_ref().and_then(|l| l.get(*number)) {
+                    Some(limit) => format!("{limit} (auto)"),
                     None => "auto".into(),
                 },
             };

@@ -440,7 +440,7 @@ impl Server {
             server: self,
             disk: DiskLoader::new(self.stdlib.clone()),
         };
-        let (assembly, index) = crate::asm::assemble_indexed(&loader, main);
+        let (assembly, index) = crate::asm::check_indexed(&loader, main);
         let diagnostics = diagnostics::convert(&assembly, &uri);
         let version = document.version;
         let reads = assembly
