@@ -210,7 +210,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::Encode;
+    use crate::world::samples;
 
     fn serde_read(text: &str) -> Option<World> {
         serde_json::from_str(text).ok()
@@ -220,34 +220,8 @@ mod tests {
     /// walls, both kinds of grid: read back as serde reads them.
     #[test]
     fn reads_what_the_writer_writes() {
-        let register = Register::new(-3, Tree::list((0..40i64).map(|k| k.encode())));
-        let robot = |color| Robot {
-            frame: Frame {
-                color,
-                strength: -7,
-            },
-            inventory: vec![Item::Shield, Item::Cargo(i64::MIN, i64::MAX)],
-            processor: Processor { speed: 0 },
-            memory: vec![register.clone(), Register::new(0, Tree::NIL)],
-        };
-        let items = vec![
-            Item::Cargo(3, -4),
-            Item::ProcessorPart(Processor { speed: 9 }),
-            Item::RegisterPart(register.clone()),
-            Item::FramePart(Frame {
-                color: Color::White,
-                strength: 100,
-            }),
-            Item::Shield,
-        ];
-        let square = Square {
-            robots: Color::ALL.iter().map(|&c| robot(c)).collect(),
-            items,
-        };
         for wrap in [true, false] {
-            let shape = Shape::new((3, 1), wrap).unwrap();
-            let cells = vec![Some(square.clone()), None, Some(Square::default())];
-            let world = World::new(shape, cells).unwrap();
+            let world = samples::every_kind(wrap, 0);
             let text = serde_json::to_string(&world).unwrap();
             assert_eq!(read_canonical(&text), Some(world.clone()));
             assert_eq!(read_canonical(&format!(" \n{text}\n")), Some(world));
@@ -257,11 +231,7 @@ mod tests {
     /// The benchmark worlds.
     #[test]
     fn reads_the_benchmark_worlds() {
-        for name in ["bench_world_small.json", "bench_world_large.json"] {
-            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("benches/data")
-                .join(name);
-            let text = std::fs::read_to_string(path).unwrap();
+        for text in samples::benchmark_texts() {
             let world = read_canonical(&text).unwrap();
             assert_eq!(Some(world), serde_read(&text));
         }

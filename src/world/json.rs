@@ -215,8 +215,7 @@ pub(super) fn color_name(color: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::Encode;
-    use crate::world::{Frame, Processor, Shape};
+    use crate::world::samples;
 
     fn written(world: &World) -> String {
         let mut out = Vec::new();
@@ -228,38 +227,8 @@ mod tests {
     /// grid and a tree written twice.
     #[test]
     fn writes_what_serde_json_writes() {
-        let program = Tree::list((0..40i64).map(|k| k.encode()));
-        let register = Register::new(-3, program.clone());
-        let robot = |color| Robot {
-            frame: Frame {
-                color,
-                strength: -7,
-            },
-            inventory: vec![Item::Shield, Item::Cargo(i64::MIN, i64::MAX)],
-            processor: Processor { speed: 12 },
-            memory: vec![register.clone(), Register::new(0, Tree::NIL)],
-        };
-        let items = vec![
-            Item::Cargo(3, -4),
-            Item::ProcessorPart(Processor { speed: 9 }),
-            Item::RegisterPart(register.clone()),
-            Item::FramePart(Frame {
-                color: Color::White,
-                strength: 100,
-            }),
-            Item::Shield,
-        ];
-        let square = Square {
-            robots: Color::ALL.iter().map(|&c| robot(c)).collect(),
-            items,
-        };
         for wrap in [true, false] {
-            let shape = Shape::new((3, 1), wrap).unwrap();
-            let world = World::new(
-                shape,
-                vec![Some(square.clone()), None, Some(Square::default())],
-            )
-            .unwrap();
+            let world = samples::every_kind(wrap, 12);
             assert_eq!(written(&world), serde_json::to_string(&world).unwrap());
         }
     }
@@ -267,11 +236,7 @@ mod tests {
     /// The benchmark worlds, read and written back byte for byte.
     #[test]
     fn writes_the_benchmark_worlds_back() {
-        for name in ["bench_world_small.json", "bench_world_large.json"] {
-            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("benches/data")
-                .join(name);
-            let text = std::fs::read_to_string(path).unwrap();
+        for text in samples::benchmark_texts() {
             let world: World =
                 crate::tree::read_deduplicated(|| serde_json::from_str(&text)).unwrap();
             let out = written(&world);

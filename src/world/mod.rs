@@ -26,6 +26,8 @@ pub mod json;
 pub mod observed;
 pub mod render;
 pub mod robot;
+#[cfg(test)]
+mod samples;
 pub mod step;
 pub mod update;
 
