@@ -61,13 +61,14 @@ const PLACEHOLDER: Node = Node {
 /// `registers` registers, from the memo word of its tree
 /// ([`super::instruction::memoised`]): 0 when none is known (not decoded
 /// yet, not an instruction, or an operand that names no register), else
-/// bit 0 set, the tag in bits 1 and 2, and the three operands, 20 bits
-/// each, from bit 3.
+/// one more than the tag in bits 0 to 15 and the three operands in bits
+/// 16 to 31, 32 to 47 and 48 to 63 (each below 2^16, as memoised), so
+/// that each part is a half-word of its own.
 fn code(memo: u64, registers: usize) -> u64 {
     match memoised_word(memo, registers) {
         Some((tag, operands)) => {
             let [a, b, c] = operands.map(|o| o as u64);
-            1 | tag << 1 | a << 3 | b << 23 | c << 43
+            (tag + 1) | a << 16 | b << 32 | c << 48
         }
         _ => 0,
     }
@@ -250,8 +251,14 @@ impl Arena {
     /// ticks executed, and whether the program halted (a Nil program) or
     /// the error of the instruction that failed (not counted).
     pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
+        // What makes [`Running`]'s unchecked reads sound: room for a node
+        // a tick, and a program register.
+        assert!(
+            (self.top as u64).saturating_add(budget) <= self.nodes.len() as u64
+                && !self.slots.is_empty(),
+            "no room for {budget} ticks"
+        );
         let mut running = Running {
-            program: self.slots[0].tree,
             nodes: &mut self.nodes,
             top: self.top,
             slots: &mut self.slots,
@@ -259,26 +266,40 @@ impl Arena {
         };
         let mut ticks = 0;
         let result = loop {
-            if ticks >= budget {
+            if ticks == budget {
                 break Ok(false);
             }
-            let outcome = match running.step() {
-                Some(outcome) => outcome,
-                None => {
-                    let (back, outcome) = running.step_decoding();
-                    running = back;
-                    outcome
-                }
-            };
-            match outcome {
-                Ok(true) => ticks += 1,
-                Ok(false) => break Ok(true),
-                Err(e) => break Err(e),
+            let program = running.get(0);
+            if program == NIL {
+                break Ok(true);
             }
+            let Node {
+                front: head,
+                back: rest,
+                ..
+            } = *running.node(program);
+            let code = running.node(head).code;
+            let outcome = if code != 0 {
+                // Register 0 holds the rest of the program before the
+                // instruction runs.
+                running.slot(0).tree = rest;
+                let operand = |k: u32| Checked((code >> (16 * k)) as u16 as usize);
+                execute_parts(
+                    &mut running,
+                    (code as u16 - 1) as u64,
+                    [operand(1), operand(2), operand(3)],
+                )
+            } else {
+                let outcome;
+                (running, outcome) = running.step_decoding();
+                outcome
+            };
+            if let Err(e) = outcome {
+                break Err(e);
+            }
+            ticks += 1;
         };
-        let (program, top) = (running.program, running.top);
-        self.slots[0].tree = program;
-        self.top = top;
+        self.top = running.top;
         (ticks, result)
     }
 }
@@ -312,12 +333,24 @@ fn tree(nodes: &[Node], origins: &[Tree], root: Ref, built: &mut FxHashMap<Ref, 
     done.pop().unwrap_or(Tree::NIL)
 }
 
-/// An arena while a stretch of ticks runs: the program register and the
-/// top of the arena are copies held apart (`slots[0]` and [`Arena::top`]
-/// are written back when the stretch ends), so that the loop keeps them
-/// in registers.
+/// An arena while a stretch of ticks runs: the top of the arena is a copy
+/// held apart ([`Arena::top`] is written back when the stretch ends), so
+/// that the loop keeps it in a register.
+///
+/// It reads nodes and registers without bounds checks, which the tick's
+/// instruction count measured worth it (see `docs/performance.md`, "Issue
+/// 20, fifth round"), on this invariant:
+/// - every tree in a register, and every child of a node below `top`, is
+///   below `top` (loading and consing put children before their parents,
+///   collection keeps the order, and a node is only made from trees of
+///   the arena);
+/// - `top` plus the ticks left in the stretch is at most `nodes.len()`
+///   (checked when the stretch begins: a tick builds at most one node);
+/// - a register index passed to the [`Store`] methods is below
+///   `slots.len()`, which never changes ([`Store`]'s contract: the
+///   operands of a [`code`] are checked against it when it is made, any
+///   other operand when it is used), and `slots` is not empty.
 struct Running<'a> {
-    program: Ref,
     nodes: &'a mut [Node],
     top: usize,
     slots: &'a mut [Slot],
@@ -325,49 +358,44 @@ struct Running<'a> {
 }
 
 impl Running<'_> {
-    /// One tick: `Ok(false)` when the program is Nil (nothing ran). An
-    /// instruction whose [`code`] is known runs from it; for any other,
-    /// `None`: [`Running::step_decoding`] runs it.
+    /// The node of a tree of the arena (not Nil: Nil's placeholder is read
+    /// only for its size).
     #[inline(always)]
-    fn step(&mut self) -> Option<Result<bool, MachineError>> {
-        if self.program == NIL {
-            return Some(Ok(false));
-        }
-        let Node {
-            front: head,
-            back: rest,
-            ..
-        } = self.nodes[self.program as usize];
-        let code = self.nodes[head as usize].code;
-        if code != 0 {
-            let operand = |k: u32| Checked(((code >> (3 + k * 20)) & 0xf_ffff) as usize);
-            self.program = rest;
-            return Some(
-                execute_parts(self, (code >> 1) & 3, [operand(0), operand(1), operand(2)])
-                    .map(|()| true),
-            );
-        }
-        None
+    fn node(&self, tree: Ref) -> &Node {
+        debug_assert!((tree as usize) < self.top);
+        // SAFETY: a tree of the arena is below `top` (the invariant), and
+        // `top <= nodes.len()`.
+        unsafe { self.nodes.get_unchecked(tree as usize) }
+    }
+
+    /// Register `slot`, below `slots.len()` (the invariant).
+    #[inline(always)]
+    fn slot(&mut self, slot: usize) -> &mut Slot {
+        debug_assert!(slot < self.slots.len());
+        // SAFETY: `slot < slots.len()` (the invariant).
+        unsafe { self.slots.get_unchecked_mut(slot) }
     }
 
     /// A tick of an instruction not memoised (or with an operand that names
-    /// no register): decoded from its tree, which memoises it. Takes and
-    /// gives back the running arena whole (instead of a reference to it),
-    /// so that the loop around [`Running::step`] keeps it in registers.
+    /// no register), the program not Nil: decoded from its tree, which
+    /// memoises it. Takes and gives back the running arena whole (instead
+    /// of a reference to it), so that the loop in [`Arena::run`] keeps it
+    /// in registers.
     #[cold]
     #[inline(never)]
-    fn step_decoding(mut self) -> (Self, Result<bool, MachineError>) {
+    fn step_decoding(mut self) -> (Self, Result<(), MachineError>) {
         let outcome = self.decode_and_execute();
         (self, outcome)
     }
 
     /// [`Running::step_decoding`]'s work.
-    fn decode_and_execute(&mut self) -> Result<bool, MachineError> {
+    fn decode_and_execute(&mut self) -> Result<(), MachineError> {
+        let program = self.slots[0].tree;
         let Node {
             front: head,
             back: rest,
             ..
-        } = self.nodes[self.program as usize];
+        } = self.nodes[program as usize];
         let mut built = FxHashMap::default();
         let instruction_tree = tree(self.nodes, self.origins, head, &mut built);
         let decoded = Instruction::decode(&instruction_tree);
@@ -375,13 +403,13 @@ impl Running<'_> {
             self.nodes[head as usize].code = code(memo.get(), self.slots.len());
         }
         let Some(instruction) = decoded else {
-            let program = tree(self.nodes, self.origins, self.program, &mut built);
+            let program = tree(self.nodes, self.origins, program, &mut built);
             return Err(MachineError::BadInstruction(program));
         };
         // Register 0 holds the rest of the program before the instruction
         // runs.
-        self.program = rest;
-        execute_instruction(self, instruction).map(|()| true)
+        self.slots[0].tree = rest;
+        execute_instruction(self, instruction)
     }
 }
 
@@ -395,11 +423,9 @@ impl Store for Running<'_> {
 
     #[inline(always)]
     fn get(&self, slot: usize) -> Ref {
-        if slot == 0 {
-            self.program
-        } else {
-            self.slots[slot].tree
-        }
+        debug_assert!(slot < self.slots.len());
+        // SAFETY: `slot < slots.len()` (the invariant of [`Running`]).
+        unsafe { self.slots.get_unchecked(slot) }.tree
     }
 
     #[inline(always)]
@@ -413,7 +439,7 @@ impl Store for Running<'_> {
         if tree == NIL {
             return None;
         }
-        let node = self.nodes[tree as usize];
+        let node = self.node(tree);
         Some((node.front, node.back))
     }
 
@@ -425,12 +451,16 @@ impl Store for Running<'_> {
     /// Takes the next node of the room above the top.
     #[inline(always)]
     fn cons(&mut self, front: Ref, back: Ref) -> Ref {
-        let size = self.nodes[front as usize]
+        let size = self
+            .node(front)
             .size
-            .saturating_add(self.nodes[back as usize].size)
+            .saturating_add(self.node(back).size)
             .saturating_add(1);
         let index = self.top;
-        self.nodes[index] = Node {
+        debug_assert!(index < self.nodes.len());
+        // SAFETY: the stretch has room for a node a tick (the invariant of
+        // [`Running`]), and a tick conses at most once.
+        *unsafe { self.nodes.get_unchecked_mut(index) } = Node {
             front,
             back,
             size,
@@ -442,13 +472,9 @@ impl Store for Running<'_> {
 
     #[inline(always)]
     fn write(&mut self, slot: usize, tree: Ref) -> bool {
-        let fits = self.nodes[tree as usize].size < self.slots[slot].room;
+        let fits = self.node(tree).size < self.slot(slot).room;
         if fits {
-            if slot == 0 {
-                self.program = tree;
-            } else {
-                self.slots[slot].tree = tree;
-            }
+            self.slot(slot).tree = tree;
         }
         fits
     }
