@@ -46,7 +46,7 @@ struct Node {
     /// The report's `size` of the subtree, saturating like [`Tree::size`].
     size: u64,
     /// The subtree as an instruction ready to run ([`code`]).
-    code: u64,
+    code: Code,
 }
 
 /// Nil's node, and what the room for new nodes holds.
@@ -54,33 +54,42 @@ const PLACEHOLDER: Node = Node {
     front: NIL,
     back: NIL,
     size: 0,
-    code: 0,
+    code: Code::NONE,
 };
+
+/// An instruction as a node keeps it, ready to run: each part a half-word
+/// of its own, so that the tick reads it without unpacking.
+#[derive(Clone, Copy)]
+struct Code {
+    /// 0 when no instruction is known (see [`code`]), else one more than
+    /// its tag (0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`).
+    tag: u16,
+    /// The operands (below [`super::instruction::MAX_OPERAND`], as
+    /// memoised), each naming a register.
+    operands: [u16; 3],
+}
+
+impl Code {
+    /// No instruction known.
+    const NONE: Code = Code {
+        tag: 0,
+        operands: [0; 3],
+    };
+}
 
 /// An instruction as a node keeps it, ready to run in a memory of
 /// `registers` registers, from the memo word of its tree
-/// ([`super::instruction::memoised`]): 0 when none is known (not decoded
-/// yet, not an instruction, or an operand that names no register), else
-/// one more than the tag in bits 0 to 15 and the three operands in bits
-/// 16 to 31, 32 to 47 and 48 to 63 (each below 2^16, as memoised), so
-/// that each part is a half-word of its own.
-fn code(memo: u64, registers: usize) -> u64 {
+/// ([`super::instruction::memoised`]): [`Code::NONE`] when none is known
+/// (not decoded yet, not an instruction, or an operand that names no
+/// register).
+fn code(memo: u64, registers: usize) -> Code {
     match memoised_word(memo, registers) {
-        Some((tag, operands)) => {
-            let [a, b, c] = operands.map(|o| o as u64);
-            (tag + 1) | a << 16 | b << 32 | c << 48
-        }
-        _ => 0,
+        Some((tag, operands)) => Code {
+            tag: tag as u16 + 1,
+            operands: operands.map(|o| o as u16),
+        },
+        _ => Code::NONE,
     }
-}
-
-/// A register: its tree and the sizes that fit it.
-#[derive(Clone, Copy)]
-struct Slot {
-    tree: Ref,
-    /// One more than the register's limit (0 for a negative limit): a tree
-    /// fits when its size is below this.
-    room: u64,
 }
 
 /// A running memory in an arena.
@@ -92,8 +101,12 @@ pub(super) struct Arena {
     top: usize,
     /// The trees that the nodes `1..=origins.len()` came from.
     origins: Vec<Tree>,
-    /// The registers; register 0 is the program from its next instruction.
-    slots: Vec<Slot>,
+    /// The registers' trees; register 0 is the program from its next
+    /// instruction.
+    trees: Vec<Ref>,
+    /// For each register, one more than its limit (0 for a negative limit):
+    /// a tree fits when its size is below this.
+    rooms: Vec<u64>,
     /// Scratch for collection (kept to reuse its memory).
     forward: Vec<Ref>,
 }
@@ -105,14 +118,16 @@ impl Arena {
             nodes: vec![PLACEHOLDER],
             top: 1,
             origins: Vec::new(),
-            slots: Vec::with_capacity(memory.len()),
+            trees: Vec::with_capacity(memory.len()),
+            rooms: Vec::with_capacity(memory.len()),
             forward: Vec::new(),
         };
         let mut shared = FxHashMap::default();
         for register in memory {
             let tree = arena.convert(&register.contents, memory.len(), &mut shared);
             let room = u64::try_from(register.limit).map_or(0, |limit| limit + 1);
-            arena.slots.push(Slot { tree, room });
+            arena.trees.push(tree);
+            arena.rooms.push(room);
         }
         arena
     }
@@ -143,7 +158,9 @@ impl Arena {
                     front,
                     back,
                     size: tree.size(),
-                    code: tree.memo().map_or(0, |memo| code(memo.get(), registers)),
+                    code: tree
+                        .memo()
+                        .map_or(Code::NONE, |memo| code(memo.get(), registers)),
                 });
                 self.top = self.nodes.len();
                 self.origins.push(tree.clone());
@@ -167,8 +184,8 @@ impl Arena {
     /// keeps those nodes alive.
     pub(super) fn unload(self, memory: &mut [Register]) -> Vec<Tree> {
         let mut built = FxHashMap::default();
-        for (register, slot) in memory.iter_mut().zip(&self.slots) {
-            register.contents = tree(&self.nodes, &self.origins, slot.tree, &mut built);
+        for (register, &root) in memory.iter_mut().zip(&self.trees) {
+            register.contents = tree(&self.nodes, &self.origins, root, &mut built);
         }
         self.origins
     }
@@ -187,7 +204,7 @@ impl Arena {
 
     /// Whether the program register is Nil.
     pub(super) fn halted(&self) -> bool {
-        self.slots[0].tree == NIL
+        self.trees[0] == NIL
     }
 
     /// Makes room for the arena to grow to `size` nodes (below 2^32, so
@@ -210,8 +227,8 @@ impl Arena {
         let mut forward = std::mem::take(&mut self.forward);
         forward.clear();
         forward.resize(n, 0);
-        for slot in &self.slots {
-            forward[slot.tree as usize] = 1;
+        for &root in &self.trees {
+            forward[root as usize] = 1;
         }
         for index in (1..n).rev() {
             if forward[index] != 0 {
@@ -240,8 +257,8 @@ impl Arena {
             index += 1;
             forward[index] != 0
         });
-        for slot in &mut self.slots {
-            slot.tree = forward[slot.tree as usize];
+        for root in &mut self.trees {
+            *root = forward[*root as usize];
         }
         self.forward = forward;
     }
@@ -255,13 +272,14 @@ impl Arena {
         // a tick, and a program register.
         assert!(
             (self.top as u64).saturating_add(budget) <= self.nodes.len() as u64
-                && !self.slots.is_empty(),
+                && !self.trees.is_empty(),
             "no room for {budget} ticks"
         );
         let mut running = Running {
             nodes: &mut self.nodes,
             top: self.top,
-            slots: &mut self.slots,
+            trees: &mut self.trees,
+            rooms: &self.rooms,
             origins: &self.origins,
         };
         let mut ticks = 0;
@@ -279,15 +297,14 @@ impl Arena {
                 ..
             } = *running.node(program);
             let code = running.node(head).code;
-            let outcome = if code != 0 {
+            let outcome = if code.tag != 0 {
                 // Register 0 holds the rest of the program before the
                 // instruction runs.
-                running.slot(0).tree = rest;
-                let operand = |k: u32| Checked((code >> (16 * k)) as u16 as usize);
+                *running.tree(0) = rest;
                 execute_parts(
                     &mut running,
-                    (code as u16 - 1) as u64,
-                    [operand(1), operand(2), operand(3)],
+                    u64::from(code.tag - 1),
+                    code.operands.map(|o| Checked(usize::from(o))),
                 )
             } else {
                 let outcome;
@@ -347,13 +364,15 @@ fn tree(nodes: &[Node], origins: &[Tree], root: Ref, built: &mut FxHashMap<Ref, 
 /// - `top` plus the ticks left in the stretch is at most `nodes.len()`
 ///   (checked when the stretch begins: a tick builds at most one node);
 /// - a register index passed to the [`Store`] methods is below
-///   `slots.len()`, which never changes ([`Store`]'s contract: the
-///   operands of a [`code`] are checked against it when it is made, any
-///   other operand when it is used), and `slots` is not empty.
+///   `trees.len()` (= `rooms.len()`), which never changes ([`Store`]'s
+///   contract: the operands of a [`code`] are checked against it when it
+///   is made, any other operand when it is used), and `trees` is not
+///   empty.
 struct Running<'a> {
     nodes: &'a mut [Node],
     top: usize,
-    slots: &'a mut [Slot],
+    trees: &'a mut [Ref],
+    rooms: &'a [u64],
     origins: &'a [Tree],
 }
 
@@ -368,12 +387,12 @@ impl Running<'_> {
         unsafe { self.nodes.get_unchecked(tree as usize) }
     }
 
-    /// Register `slot`, below `slots.len()` (the invariant).
+    /// The tree of register `slot`, below `trees.len()` (the invariant).
     #[inline(always)]
-    fn slot(&mut self, slot: usize) -> &mut Slot {
-        debug_assert!(slot < self.slots.len());
-        // SAFETY: `slot < slots.len()` (the invariant).
-        unsafe { self.slots.get_unchecked_mut(slot) }
+    fn tree(&mut self, slot: usize) -> &mut Ref {
+        debug_assert!(slot < self.trees.len());
+        // SAFETY: `slot < trees.len()` (the invariant).
+        unsafe { self.trees.get_unchecked_mut(slot) }
     }
 
     /// A tick of an instruction not memoised (or with an operand that names
@@ -390,7 +409,7 @@ impl Running<'_> {
 
     /// [`Running::step_decoding`]'s work.
     fn decode_and_execute(&mut self) -> Result<(), MachineError> {
-        let program = self.slots[0].tree;
+        let program = self.trees[0];
         let Node {
             front: head,
             back: rest,
@@ -400,7 +419,7 @@ impl Running<'_> {
         let instruction_tree = tree(self.nodes, self.origins, head, &mut built);
         let decoded = Instruction::decode(&instruction_tree);
         if let Some(memo) = instruction_tree.memo() {
-            self.nodes[head as usize].code = code(memo.get(), self.slots.len());
+            self.nodes[head as usize].code = code(memo.get(), self.trees.len());
         }
         let Some(instruction) = decoded else {
             let program = tree(self.nodes, self.origins, program, &mut built);
@@ -408,7 +427,7 @@ impl Running<'_> {
         };
         // Register 0 holds the rest of the program before the instruction
         // runs.
-        self.slots[0].tree = rest;
+        self.trees[0] = rest;
         execute_instruction(self, instruction)
     }
 }
@@ -418,14 +437,14 @@ impl Store for Running<'_> {
 
     #[inline(always)]
     fn len(&self) -> usize {
-        self.slots.len()
+        self.trees.len()
     }
 
     #[inline(always)]
     fn get(&self, slot: usize) -> Ref {
-        debug_assert!(slot < self.slots.len());
-        // SAFETY: `slot < slots.len()` (the invariant of [`Running`]).
-        unsafe { self.slots.get_unchecked(slot) }.tree
+        debug_assert!(slot < self.trees.len());
+        // SAFETY: `slot < trees.len()` (the invariant of [`Running`]).
+        *unsafe { self.trees.get_unchecked(slot) }
     }
 
     #[inline(always)]
@@ -464,7 +483,7 @@ impl Store for Running<'_> {
             front,
             back,
             size,
-            code: 0,
+            code: Code::NONE,
         };
         self.top += 1;
         index as Ref
@@ -472,9 +491,11 @@ impl Store for Running<'_> {
 
     #[inline(always)]
     fn write(&mut self, slot: usize, tree: Ref) -> bool {
-        let fits = self.node(tree).size < self.slot(slot).room;
+        debug_assert!(slot < self.rooms.len());
+        // SAFETY: `slot < rooms.len()` (the invariant of [`Running`]).
+        let fits = self.node(tree).size < *unsafe { self.rooms.get_unchecked(slot) };
         if fits {
-            self.slot(slot).tree = tree;
+            *self.tree(slot) = tree;
         }
         fits
     }
