@@ -63,10 +63,10 @@ const PLACEHOLDER: Node = Node {
 struct Code {
     /// 0 when no instruction is known (see [`code`]), else one more than
     /// its tag (0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`).
-    tag: u16,
+    tag: u32,
     /// The operands (below [`super::instruction::MAX_OPERAND`], as
     /// memoised), each naming a register.
-    operands: [u16; 3],
+    operands: [u32; 3],
 }
 
 impl Code {
@@ -85,8 +85,8 @@ impl Code {
 fn code(memo: u64, registers: usize) -> Code {
     match memoised_word(memo, registers) {
         Some((tag, operands)) => Code {
-            tag: tag as u16 + 1,
-            operands: operands.map(|o| o as u16),
+            tag: tag as u32 + 1,
+            operands: operands.map(|o| o as u32),
         },
         _ => Code::NONE,
     }
@@ -304,7 +304,7 @@ impl Arena {
                 execute_parts(
                     &mut running,
                     u64::from(code.tag - 1),
-                    code.operands.map(|o| Checked(usize::from(o))),
+                    code.operands.map(|o| Checked(o as usize)),
                 )
             } else {
                 let outcome;
