@@ -107,7 +107,8 @@ pub(super) struct Arena {
     /// For each register, one more than its limit (0 for a negative limit):
     /// a tree fits when its size is below this.
     rooms: Vec<u64>,
-    /// Scratch for collection (kept to reuse its memory).
+    /// Scratch for collection (kept to reuse its memory; all 0 between
+    /// collections).
     forward: Vec<Ref>,
 }
 
@@ -217,41 +218,51 @@ impl Arena {
     }
 
     /// Keeps only the nodes the registers reach, in their order, and the
-    /// trees of those that came from the memory: two sweeps over the arena,
-    /// no recursion.
+    /// trees of those that came from the memory, in time proportional to
+    /// the live nodes when they are few (a run's garbage is not looked at):
+    /// the live nodes are found from the registers with a stack, put in
+    /// order by sorting them (or, when they are many, by a sweep over the
+    /// arena), and slid down. No recursion.
     pub(super) fn collect(&mut self) {
         let n = self.top;
-        // First `forward` marks the live nodes (1), then it maps each live
-        // node to its new index; children come first, so they are mapped
-        // before their parents read them.
+        // `forward` is all 0 between collections (and as long as the arena
+        // has ever been). Here it marks the live nodes (1), then maps each
+        // to its new index; children come first in `live`'s order, so they
+        // are mapped before their parents read them. Nil stays 0.
         let mut forward = std::mem::take(&mut self.forward);
-        forward.clear();
-        forward.resize(n, 0);
-        for &root in &self.trees {
-            forward[root as usize] = 1;
+        if forward.len() < n {
+            forward.resize(n, 0);
         }
-        for index in (1..n).rev() {
-            if forward[index] != 0 {
+        let mut live = Vec::new();
+        let mut stack = self.trees.clone();
+        while let Some(index) = stack.pop() {
+            let index = index as usize;
+            if index != NIL as usize && forward[index] == 0 {
+                forward[index] = 1;
+                live.push(index as Ref);
                 let node = self.nodes[index];
-                forward[node.front as usize] = 1;
-                forward[node.back as usize] = 1;
+                stack.push(node.front);
+                stack.push(node.back);
             }
         }
-        forward[NIL as usize] = NIL;
-        let mut next = 1;
-        for index in 1..n {
-            if forward[index] != 0 {
-                let node = self.nodes[index];
-                self.nodes[next] = Node {
-                    front: forward[node.front as usize],
-                    back: forward[node.back as usize],
-                    ..node
-                };
-                forward[index] = next as Ref;
-                next += 1;
-            }
+        // Sorting `live` costs about its length times its logarithm;
+        // sweeping, the arena's size.
+        if live.len() < n / 32 {
+            live.sort_unstable();
+        } else {
+            live.clear();
+            live.extend((1..n as Ref).filter(|&index| forward[index as usize] != 0));
         }
-        self.top = next;
+        for (next, &index) in (1..).zip(&live) {
+            let node = self.nodes[index as usize];
+            self.nodes[next as usize] = Node {
+                front: forward[node.front as usize],
+                back: forward[node.back as usize],
+                ..node
+            };
+            forward[index as usize] = next;
+        }
+        self.top = live.len() + 1;
         let mut index = 0;
         self.origins.retain(|_| {
             index += 1;
@@ -259,6 +270,9 @@ impl Arena {
         });
         for root in &mut self.trees {
             *root = forward[*root as usize];
+        }
+        for &index in &live {
+            forward[index as usize] = 0;
         }
         self.forward = forward;
     }
