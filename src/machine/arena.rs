@@ -296,9 +296,10 @@ impl Arena {
             rooms: &self.rooms,
             origins: &self.origins,
         };
-        let mut ticks = 0;
+        // Counted down: one instruction fewer a tick than counting up.
+        let mut left = budget;
         let result = loop {
-            if ticks == budget {
+            if left == 0 {
                 break Ok(false);
             }
             let program = running.get(0);
@@ -328,10 +329,10 @@ impl Arena {
             if let Err(e) = outcome {
                 break Err(e);
             }
-            ticks += 1;
+            left -= 1;
         };
         self.top = running.top;
-        (ticks, result)
+        (budget - left, result)
     }
 }
 
