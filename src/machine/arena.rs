@@ -1,5 +1,6 @@
 //! A machine-private arena: a running memory whose trees are indices into
-//! one vector of nodes, built by bumping its end, with no reference counts.
+//! vectors of nodes (children, sizes, decoded instructions), built by
+//! bumping their end, with no reference counts.
 //!
 //! [`Arena::load`] converts a memory's trees into the arena (each distinct
 //! node once: a node with more than one owner is looked up by identity, so
@@ -38,23 +39,21 @@ pub(super) type Ref = u32;
 /// The index of Nil (its node is a placeholder of size 0).
 const NIL: Ref = 0;
 
-/// A `Cons` node.
+/// A `Cons` node's children. Its size and its code are kept in arrays of
+/// their own ([`Arena::sizes`], [`Arena::codes`]): the tick reads each of
+/// the three with one instruction, an array of 8-byte elements needing no
+/// multiplication of the index.
 #[derive(Clone, Copy)]
 struct Node {
     front: Ref,
     back: Ref,
-    /// The report's `size` of the subtree, saturating like [`Tree::size`].
-    size: u64,
-    /// The subtree as an instruction ready to run ([`code`]).
-    code: Code,
 }
 
-/// Nil's node, and what the room for new nodes holds.
+/// Nil's node, and what the room for new nodes holds (with size 0 and
+/// [`Code::NONE`]).
 const PLACEHOLDER: Node = Node {
     front: NIL,
     back: NIL,
-    size: 0,
-    code: Code::NONE,
 };
 
 /// An instruction as a node keeps it, ready to run: each part a half-word
@@ -97,6 +96,12 @@ pub(super) struct Arena {
     /// Nil's placeholder, then the nodes, children before parents, up to
     /// `top`; above it, room for new nodes.
     nodes: Vec<Node>,
+    /// The report's `size` of each node's subtree, saturating like
+    /// [`Tree::size`] (as long as `nodes`).
+    sizes: Vec<u64>,
+    /// Each node's subtree as an instruction ready to run ([`code`]; as
+    /// long as `nodes`).
+    codes: Vec<Code>,
     /// The number of nodes in use (with Nil's placeholder).
     top: usize,
     /// The trees that the nodes `1..=origins.len()` came from.
@@ -117,6 +122,8 @@ impl Arena {
     pub(super) fn load(memory: &[Register]) -> Arena {
         let mut arena = Arena {
             nodes: vec![PLACEHOLDER],
+            sizes: vec![0],
+            codes: vec![Code::NONE],
             top: 1,
             origins: Vec::new(),
             trees: Vec::with_capacity(memory.len()),
@@ -154,16 +161,12 @@ impl Arena {
             if children_done {
                 let back = done.pop().unwrap_or(NIL);
                 let front = done.pop().unwrap_or(NIL);
-                let index = self.nodes.len() as Ref;
-                self.nodes.push(Node {
-                    front,
-                    back,
-                    size: tree.size(),
-                    code: tree
-                        .memo()
+                let index = self.push(
+                    Node { front, back },
+                    tree.size(),
+                    tree.memo()
                         .map_or(Code::NONE, |memo| code(memo.get(), registers)),
-                });
-                self.top = self.nodes.len();
+                );
                 self.origins.push(tree.clone());
                 if tree.is_shared() {
                     shared.insert(tree.node_id(), index);
@@ -178,6 +181,16 @@ impl Arena {
             }
         }
         done.pop().unwrap_or(NIL)
+    }
+
+    /// Adds a node at the top of a full arena (no room above it).
+    fn push(&mut self, node: Node, size: u64, code: Code) -> Ref {
+        let index = self.nodes.len() as Ref;
+        self.nodes.push(node);
+        self.sizes.push(size);
+        self.codes.push(code);
+        self.top = self.nodes.len();
+        index
     }
 
     /// Puts the registers' trees back into `memory` (the one it was loaded
@@ -212,8 +225,13 @@ impl Arena {
     /// that a [`Ref`] can name them).
     pub(super) fn reserve(&mut self, size: usize) {
         if self.nodes.len() < size {
-            self.nodes.reserve_exact(size - self.nodes.len());
+            let more = size - self.nodes.len();
+            self.nodes.reserve_exact(more);
             self.nodes.resize(size, PLACEHOLDER);
+            self.sizes.reserve_exact(more);
+            self.sizes.resize(size, 0);
+            self.codes.reserve_exact(more);
+            self.codes.resize(size, Code::NONE);
         }
     }
 
@@ -254,12 +272,14 @@ impl Arena {
             live.extend((1..n as Ref).filter(|&index| forward[index as usize] != 0));
         }
         for (next, &index) in (1..).zip(&live) {
-            let node = self.nodes[index as usize];
-            self.nodes[next as usize] = Node {
+            let (from, to) = (index as usize, next as usize);
+            let node = self.nodes[from];
+            self.nodes[to] = Node {
                 front: forward[node.front as usize],
                 back: forward[node.back as usize],
-                ..node
             };
+            self.sizes[to] = self.sizes[from];
+            self.codes[to] = self.codes[from];
             forward[index as usize] = next;
         }
         self.top = live.len() + 1;
@@ -286,11 +306,15 @@ impl Arena {
         // a tick, and a program register.
         assert!(
             (self.top as u64).saturating_add(budget) <= self.nodes.len() as u64
+                && self.sizes.len() == self.nodes.len()
+                && self.codes.len() == self.nodes.len()
                 && !self.trees.is_empty(),
             "no room for {budget} ticks"
         );
         let mut running = Running {
             nodes: &mut self.nodes,
+            sizes: &mut self.sizes,
+            codes: &mut self.codes,
             top: self.top,
             trees: &mut self.trees,
             rooms: &self.rooms,
@@ -311,7 +335,7 @@ impl Arena {
                 back: rest,
                 ..
             } = *running.node(program);
-            let code = running.node(head).code;
+            let code = *running.code(head);
             let outcome = if code.tag != 0 {
                 // Register 0 holds the rest of the program before the
                 // instruction runs.
@@ -376,7 +400,8 @@ fn tree(nodes: &[Node], origins: &[Tree], root: Ref, built: &mut FxHashMap<Ref, 
 ///   below `top` (loading and consing put children before their parents,
 ///   collection keeps the order, and a node is only made from trees of
 ///   the arena);
-/// - `top` plus the ticks left in the stretch is at most `nodes.len()`
+/// - `top` plus the ticks left in the stretch is at most `nodes.len()`,
+///   which is `sizes.len()` and `codes.len()`
 ///   (checked when the stretch begins: a tick builds at most one node);
 /// - a register index passed to the [`Store`] methods is below
 ///   `trees.len()` (= `rooms.len()`), which never changes ([`Store`]'s
@@ -385,6 +410,8 @@ fn tree(nodes: &[Node], origins: &[Tree], root: Ref, built: &mut FxHashMap<Ref, 
 ///   empty.
 struct Running<'a> {
     nodes: &'a mut [Node],
+    sizes: &'a mut [u64],
+    codes: &'a mut [Code],
     top: usize,
     trees: &'a mut [Ref],
     rooms: &'a [u64],
@@ -400,6 +427,24 @@ impl Running<'_> {
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= nodes.len()`.
         unsafe { self.nodes.get_unchecked(tree as usize) }
+    }
+
+    /// The size of a tree of the arena (Nil's is 0).
+    #[inline(always)]
+    fn size(&self, tree: Ref) -> u64 {
+        debug_assert!((tree as usize) < self.top);
+        // SAFETY: a tree of the arena is below `top` (the invariant), and
+        // `top <= sizes.len()`.
+        *unsafe { self.sizes.get_unchecked(tree as usize) }
+    }
+
+    /// The code of a tree of the arena.
+    #[inline(always)]
+    fn code(&self, tree: Ref) -> &Code {
+        debug_assert!((tree as usize) < self.top);
+        // SAFETY: a tree of the arena is below `top` (the invariant), and
+        // `top <= codes.len()`.
+        unsafe { self.codes.get_unchecked(tree as usize) }
     }
 
     /// The tree of register `slot`, below `trees.len()` (the invariant).
@@ -434,7 +479,7 @@ impl Running<'_> {
         let instruction_tree = tree(self.nodes, self.origins, head, &mut built);
         let decoded = Instruction::decode(&instruction_tree);
         if let Some(memo) = instruction_tree.memo() {
-            self.nodes[head as usize].code = code(memo.get(), self.trees.len());
+            self.codes[head as usize] = code(memo.get(), self.trees.len());
         }
         let Some(instruction) = decoded else {
             let program = tree(self.nodes, self.origins, program, &mut built);
@@ -486,20 +531,19 @@ impl Store for Running<'_> {
     #[inline(always)]
     fn cons(&mut self, front: Ref, back: Ref) -> Ref {
         let size = self
-            .node(front)
-            .size
-            .saturating_add(self.node(back).size)
+            .size(front)
+            .saturating_add(self.size(back))
             .saturating_add(1);
         let index = self.top;
         debug_assert!(index < self.nodes.len());
-        // SAFETY: the stretch has room for a node a tick (the invariant of
-        // [`Running`]), and a tick conses at most once.
-        *unsafe { self.nodes.get_unchecked_mut(index) } = Node {
-            front,
-            back,
-            size,
-            code: Code::NONE,
-        };
+        // SAFETY: the stretch has room for a node a tick below
+        // `nodes.len()`, which is `sizes.len()` and `codes.len()` (the
+        // invariant of [`Running`]), and a tick conses at most once.
+        unsafe {
+            *self.nodes.get_unchecked_mut(index) = Node { front, back };
+            *self.sizes.get_unchecked_mut(index) = size;
+            *self.codes.get_unchecked_mut(index) = Code::NONE;
+        }
         self.top += 1;
         index as Ref
     }
@@ -508,7 +552,7 @@ impl Store for Running<'_> {
     fn write(&mut self, slot: usize, tree: Ref) -> bool {
         debug_assert!(slot < self.rooms.len());
         // SAFETY: `slot < rooms.len()` (the invariant of [`Running`]).
-        let fits = self.node(tree).size < *unsafe { self.rooms.get_unchecked(slot) };
+        let fits = self.size(tree) < *unsafe { self.rooms.get_unchecked(slot) };
         if fits {
             *self.tree(slot) = tree;
         }
