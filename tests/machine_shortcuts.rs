@@ -6,8 +6,8 @@
 
 use constree::encoding::{Decode, Encode};
 use constree::machine::{
-    Instruction, MAX_SPAN, MachineError, Memory, Pause, Register, run_capped, run_for_with,
-    run_until,
+    Instruction, MAX_SPAN, MachineError, Memory, Pause, Register, RunReport, run_capped,
+    run_for_with, run_until,
 };
 use constree::tree::Tree;
 use proptest::prelude::*;
@@ -143,6 +143,34 @@ proptest! {
     }
 
     #[test]
+    fn the_arena_ends_in_the_plain_runs_state(
+        (spec, ties) in shared(),
+        speed in prop_oneof![0i64..200, 200i64..3000],
+    ) {
+        // Plain trees, a test before every tick that never stops the run.
+        let mut plain = ties.build(&spec);
+        let expected = run_until(&mut plain, speed as u64, false, &mut |_, _| false);
+        // The arena, twice from the same trees: the second run finds the
+        // trees with more than one owner in the arena's cache.
+        for _ in 0..2 {
+            let mut arena = ties.build(&spec);
+            let got = run_capped(&mut arena, speed as u64, u64::MAX);
+            prop_assert_eq!(&got, &expected);
+            prop_assert_eq!(&arena, &plain);
+        }
+        // `run_for_with`, which takes the arena when it pays.
+        let mut chosen = ties.build(&spec);
+        let report = run_for_with(speed, &mut chosen, false);
+        let (ticks, pause) = expected;
+        let plain_report = match pause {
+            Pause::Failed(e) => Err(e),
+            pause => Ok(RunReport { ticks, halted: pause == Pause::Halted }),
+        };
+        prop_assert_eq!(report, plain_report);
+        prop_assert_eq!(&chosen, &plain);
+    }
+
+    #[test]
     fn run_capped_ends_where_a_plain_interpreter_ends(
         spec in memory(),
         budget in prop_oneof![0u64..3000, 30_000u64..40_000],
@@ -153,6 +181,55 @@ proptest! {
         let got = run_capped(&mut capped, budget, u64::MAX);
         prop_assert_eq!(got, expected);
         prop_assert_eq!(capped, plain);
+    }
+}
+
+/// How [`shared`] ties a memory's registers together: register 3 holds
+/// the program itself, register 5 the back of the code in register 4,
+/// register 1 a tree of astronomic size (too large to copy into the
+/// arena), register 2 a tree exactly at its limit.
+#[derive(Debug, Clone, Copy)]
+struct Ties {
+    program_twice: bool,
+    code_inside: bool,
+    astronomic: bool,
+    at_limit: bool,
+}
+
+/// A memory of [`memory`] with some registers tied as [`Ties`] says.
+fn shared() -> impl Strategy<Value = (Spec, Ties)> {
+    (memory(), any::<[bool; 4]>()).prop_map(|(spec, [a, b, c, d])| {
+        let ties = Ties {
+            program_twice: a,
+            code_inside: b,
+            astronomic: c,
+            at_limit: d,
+        };
+        (spec, ties)
+    })
+}
+
+impl Ties {
+    fn build(self, spec: &Spec) -> Memory {
+        let mut memory = spec.build();
+        if self.program_twice {
+            memory[3].contents = memory[0].contents.clone();
+        }
+        if self.code_inside {
+            memory[5] = Register::new(
+                10_000,
+                memory[4].contents.back().cloned().unwrap_or_default(),
+            );
+        }
+        if self.astronomic {
+            let doubled = (0..60).fold(Tree::unit(), |t, _| Tree::cons(t.clone(), t));
+            memory[1] = Register::new(i64::MAX, doubled);
+        }
+        if self.at_limit {
+            let tree = memory[4].contents.clone();
+            memory[2] = Register::new(tree.size() as i64, tree);
+        }
+        memory
     }
 }
 

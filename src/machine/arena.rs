@@ -2,29 +2,43 @@
 //! vectors of nodes (children, sizes, decoded instructions), built by
 //! bumping their end, with no reference counts.
 //!
-//! [`Arena::load`] converts a memory's trees into the arena (each distinct
-//! node once: a node with more than one owner is looked up by identity, so
-//! sharing is kept and a tree of astronomic logical size costs its distinct
-//! nodes), [`Arena::unload`] converts them back, giving every node that
-//! came from the memory back as the very tree it was and building each
-//! node the run made once. In between, the instructions run on indices:
-//! consing pushes a node, reading a register copies an index, popping an
-//! instruction reads one.
+//! [`Arena::load`] converts a memory's trees into the arena, and
+//! [`Arena::unload`] converts them back. In between, the instructions run
+//! on indices: consing pushes a node, reading a register copies an index,
+//! popping an instruction reads one.
+//!
+//! **Loading.** A register's tree of at most [`COPY_LIMIT`] conses is
+//! copied node by node in one preorder walk, without looking any node up
+//! (a subtree shared inside the memory is copied once per owner, so the
+//! copy takes at most the tree's size in nodes); a larger tree is converted
+//! by identity, each distinct node once, so that a tree of astronomic
+//! logical size costs its distinct nodes. Each register's nodes form a
+//! block ([`Sources`]) that says which tree each node came from.
+//!
+//! **Unloading** gives every register the run did not change back as it
+//! is (nothing is built), gives a node that came from the memory back as
+//! the very tree it was, and builds each node the run made once.
 //!
 //! **Order.** A node's children always have smaller indices than the node:
-//! loading converts children first, a cons is pushed after its children
-//! exist, and collection keeps the order. So a single sweep down the
-//! indices marks everything a set of roots reaches, and a single sweep up
-//! rebuilds it; nothing recurses or needs a stack.
+//! a copied tree is laid out in reverse preorder, the converted one
+//! children first, a cons is pushed after its children exist, and
+//! collection keeps the order. So a single sweep down the indices marks
+//! everything a set of roots reaches, and a single sweep up rebuilds it;
+//! nothing recurses or needs a stack.
 //!
-//! **Collection** ([`Arena::collect`]) keeps the nodes the registers reach
-//! and slides them down in order, so that the arena holds the live nodes
-//! only; decoded instructions move with their nodes.
+//! **Collection** ([`Arena::collect`]) keeps the nodes the run built that
+//! the registers reach and slides them down in order; the memory's nodes
+//! stay where they are (their trees are alive anyway, held by the memory
+//! or by the [`Sources`]). Decoded instructions move with their nodes.
 //!
 //! The first [`Arena::loaded`] indices after Nil are the nodes that came from
-//! the memory (their trees are kept, in order, in `origins`); every node
-//! above them was built by the run. [`Arena::built`] counts those; right
-//! after a collection it is exactly the run's nodes the memory reaches.
+//! the memory; every node above them was built by the run. [`Arena::built`]
+//! counts those; right after a collection it is exactly the run's nodes the
+//! memory reaches.
+//!
+//! **Buffers.** The vectors of the arena are kept per thread from one run
+//! to the next, so that a run allocates nothing and fills no room it does
+//! not use (the nodes above the top are garbage until a cons writes them).
 
 use super::instruction::memoised_word;
 use super::store::{Checked, Store, execute_instruction, execute_parts};
@@ -32,12 +46,17 @@ use super::{Instruction, MachineError, Register};
 use crate::encoding::Decode;
 use crate::tree::Tree;
 use rustc_hash::FxHashMap;
+use std::cell::Cell;
 
 /// A tree in the arena: 0 is Nil, any other value the node at that index.
 pub(super) type Ref = u32;
 
 /// The index of Nil (its node is a placeholder of size 0).
 const NIL: Ref = 0;
+
+/// The largest tree (in conses) that loading copies node by node; a larger
+/// one is converted by identity.
+pub(super) const COPY_LIMIT: u64 = 1 << 12;
 
 /// A `Cons` node's children. Its size and its code are kept in arrays of
 /// their own ([`Arena::sizes`], [`Arena::codes`]): the tick reads each of
@@ -76,6 +95,16 @@ impl Code {
     };
 }
 
+/// The node, size and code of a tree that came from a memory of
+/// `registers` registers, whose children are at `front` and `back`.
+#[inline(always)]
+fn loaded_node(tree: &Tree, front: Ref, back: Ref, registers: usize) -> (Node, u64, Code) {
+    let code = tree
+        .memo()
+        .map_or(Code::NONE, |memo| code(memo.get(), registers));
+    (Node { front, back }, tree.size(), code)
+}
+
 /// An instruction as a node keeps it, ready to run in a memory of
 /// `registers` registers, from the memo word of its tree
 /// ([`super::instruction::memoised`]): [`Code::NONE`] when none is known
@@ -91,10 +120,134 @@ fn code(memo: u64, registers: usize) -> Code {
     }
 }
 
+/// The nodes of one register's tree as loaded: `start..end`.
+struct Block {
+    start: Ref,
+    end: Ref,
+    kind: Kind,
+}
+
+/// How a [`Block`] was loaded.
+enum Kind {
+    /// Copied from this tree: the node at preorder position p of the tree
+    /// (0 its root) is at `end - 1 - p`.
+    Copy(Tree),
+    /// Converted by identity: the node at `start + k` came from the tree
+    /// at `offset + k` of [`Sources::origins`].
+    Shared(usize),
+}
+
+/// Where the nodes that came from the memory came from. Whoever keeps it
+/// keeps those nodes' trees alive.
+#[derive(Default)]
+pub(super) struct Sources {
+    /// The trees of the cache's nodes (the first nodes), by index.
+    kept: Vec<Tree>,
+    /// The blocks of the nodes above the cache's, in the order of their
+    /// indices.
+    blocks: Vec<Block>,
+    /// The trees of the nodes converted by identity.
+    origins: Vec<Tree>,
+    /// The number of nodes that came from the memory: `1..=loaded`.
+    loaded: usize,
+}
+
+impl Sources {
+    /// The tree the memory's node `index` (in `1..=loaded`) came from,
+    /// walking down a copied tree at most `steps` more steps; `None` when
+    /// the walk would take more.
+    fn origin(&self, index: Ref, steps: &mut u64) -> Option<Tree> {
+        if let Some(tree) = self.kept.get(index as usize) {
+            return Some(tree.clone());
+        }
+        let block = self
+            .blocks
+            .get(self.blocks.partition_point(|b| b.end <= index))?;
+        match &block.kind {
+            Kind::Shared(offset) => self
+                .origins
+                .get(offset + (index - block.start) as usize)
+                .cloned(),
+            Kind::Copy(root) => {
+                let mut position = u64::from(block.end - 1 - index);
+                let mut tree = root;
+                while position > 0 {
+                    *steps = steps.checked_sub(1)?;
+                    let (front, back) = tree.split()?;
+                    if position <= front.size() {
+                        position -= 1;
+                        tree = front;
+                    } else {
+                        position -= 1 + front.size();
+                        tree = back;
+                    }
+                }
+                Some(tree.clone())
+            }
+        }
+    }
+}
+
+/// The arena's vectors between runs (empty, their memory kept), and the
+/// cache of shared trees.
+struct Spare {
+    nodes: Vec<Node>,
+    sizes: Vec<u64>,
+    codes: Vec<Code>,
+    trees: Vec<Ref>,
+    rooms: Vec<u64>,
+    roots: Vec<Ref>,
+    forward: Vec<Ref>,
+    dense: Vec<Ref>,
+    cache: Cache,
+}
+
+/// The trees with more than one owner (a program and its code blocks,
+/// shared between registers and robots, the rest of a program from an
+/// instruction on) that earlier runs of this thread copied, kept in the
+/// arena's first nodes from one run to the next, so that a memory that
+/// holds them again finds them there instead of copying them. The cache
+/// holds each tree (its blocks do), so its address names it while it is
+/// cached. It is emptied when it has grown past [`CACHE_LIMIT`] nodes, or
+/// for a memory of another number of registers (the nodes' [`code`]
+/// depends on it).
+#[derive(Default)]
+struct Cache {
+    /// The cached trees' roots, by address.
+    roots: FxHashMap<usize, Ref>,
+    /// The tree of each of the cache's nodes, by index (Nil's first): the
+    /// cache's nodes are those below its length.
+    kept: Vec<Tree>,
+    /// The number of registers of the memories the nodes were copied for.
+    registers: usize,
+}
+
+/// The most nodes the [`Cache`] holds (but for the trees of the memory
+/// that passes it).
+const CACHE_LIMIT: usize = 1 << 16;
+
+impl Cache {
+    /// Ready for a memory of `registers` registers: emptied if it holds
+    /// trees for another number of registers or has grown too large.
+    fn prepare(&mut self, registers: usize) {
+        if self.registers != registers || self.kept.len() > CACHE_LIMIT || self.kept.is_empty() {
+            self.roots.clear();
+            self.kept.clear();
+            self.kept.push(Tree::NIL);
+            self.registers = registers;
+        }
+    }
+}
+
+thread_local! {
+    /// This thread's [`Spare`], while no arena is loaded.
+    static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
+}
+
 /// A running memory in an arena.
 pub(super) struct Arena {
     /// Nil's placeholder, then the nodes, children before parents, up to
-    /// `top`; above it, room for new nodes.
+    /// `top`; above it, room for new nodes (garbage until written).
     nodes: Vec<Node>,
     /// The report's `size` of each node's subtree, saturating like
     /// [`Tree::size`] (as long as `nodes`).
@@ -104,45 +257,208 @@ pub(super) struct Arena {
     codes: Vec<Code>,
     /// The number of nodes in use (with Nil's placeholder).
     top: usize,
-    /// The trees that the nodes `1..=origins.len()` came from.
-    origins: Vec<Tree>,
+    /// Where the nodes `1..=sources.loaded` came from.
+    sources: Sources,
     /// The registers' trees; register 0 is the program from its next
     /// instruction.
     trees: Vec<Ref>,
     /// For each register, one more than its limit (0 for a negative limit):
     /// a tree fits when its size is below this.
     rooms: Vec<u64>,
+    /// Each register's tree as loaded.
+    roots: Vec<Ref>,
     /// Scratch for collection (kept to reuse its memory; all 0 between
     /// collections).
     forward: Vec<Ref>,
+    /// Scratch for unloading (kept to reuse its memory).
+    dense: Vec<Ref>,
+    /// The cache (its blocks are the first of `sources.blocks`).
+    cache: Cache,
 }
 
 impl Arena {
-    /// Converts a memory into an arena; the memory is left as it is.
+    /// Converts a memory into an arena; the memory is left as it is. Its
+    /// trees with more than one owner small enough to copy are found in
+    /// the cache or copied into it; the others are copied or converted
+    /// above it, for this run only.
     pub(super) fn load(memory: &[Register]) -> Arena {
-        let mut arena = Arena {
+        let mut spare = SPARE.take().unwrap_or_else(|| Spare {
             nodes: vec![PLACEHOLDER],
             sizes: vec![0],
             codes: vec![Code::NONE],
-            top: 1,
-            origins: Vec::new(),
-            trees: Vec::with_capacity(memory.len()),
-            rooms: Vec::with_capacity(memory.len()),
+            trees: Vec::new(),
+            rooms: Vec::new(),
+            roots: Vec::new(),
             forward: Vec::new(),
+            dense: Vec::new(),
+            cache: Cache::default(),
+        });
+        spare.cache.prepare(memory.len());
+        let mut arena = Arena {
+            nodes: spare.nodes,
+            sizes: spare.sizes,
+            codes: spare.codes,
+            top: spare.cache.kept.len(),
+            sources: Sources {
+                kept: std::mem::take(&mut spare.cache.kept),
+                blocks: Vec::with_capacity(memory.len()),
+                ..Sources::default()
+            },
+            trees: spare.trees,
+            rooms: spare.rooms,
+            roots: spare.roots,
+            forward: spare.forward,
+            dense: spare.dense,
+            cache: spare.cache,
         };
-        let mut shared = FxHashMap::default();
+        let mut pending = Vec::new();
+        // First the cached trees, so that the cache's nodes stay below the
+        // run's.
         for register in memory {
-            let tree = arena.convert(&register.contents, memory.len(), &mut shared);
             let room = u64::try_from(register.limit).map_or(0, |limit| limit + 1);
+            let contents = &register.contents;
+            let tree = if contents.is_nil() {
+                NIL
+            } else if let Some(&tree) = arena.cache.roots.get(&contents.node_id()) {
+                tree
+            } else if contents.is_shared() && contents.size() <= COPY_LIMIT {
+                let tree = arena.copy::<true>(contents, memory.len(), &mut pending);
+                arena.cache.roots.insert(contents.node_id(), tree);
+                tree
+            } else {
+                // Loaded below, for this run only.
+                NIL
+            };
             arena.trees.push(tree);
             arena.rooms.push(room);
         }
+        let mut shared = FxHashMap::default();
+        for (index, register) in memory.iter().enumerate() {
+            let contents = &register.contents;
+            if arena.trees[index] != NIL || contents.is_nil() {
+                continue;
+            }
+            arena.trees[index] = if contents.size() <= COPY_LIMIT {
+                arena.copy_block(contents, memory.len(), &mut pending)
+            } else {
+                let start = arena.top as Ref;
+                let offset = arena.sources.origins.len();
+                let tree = arena.convert(contents, memory.len(), &mut shared);
+                let end = arena.top as Ref;
+                if end > start {
+                    let kind = Kind::Shared(offset);
+                    arena.sources.blocks.push(Block { start, end, kind });
+                }
+                tree
+            };
+        }
+        arena.roots.extend_from_slice(&arena.trees);
+        arena.sources.loaded = arena.top - 1;
         arena
     }
 
-    /// Converts one tree of a memory of `registers` registers, children
-    /// first, without recursion; `shared` maps the nodes with more than one
-    /// owner already converted.
+    /// [`Arena::copy`] of a register's tree, with its block.
+    fn copy_block<'t>(
+        &mut self,
+        tree: &'t Tree,
+        registers: usize,
+        pending: &mut Vec<(&'t Tree, usize)>,
+    ) -> Ref {
+        let start = self.top as Ref;
+        let root = self.copy::<false>(tree, registers, pending);
+        let end = self.top as Ref;
+        let kind = Kind::Copy(tree.clone());
+        self.sources.blocks.push(Block { start, end, kind });
+        root
+    }
+
+    /// Copies a tree of at most [`COPY_LIMIT`] conses from a memory of
+    /// `registers` registers above the top, in reverse preorder (its root
+    /// last), without recursion: a node's children are at known places,
+    /// its front right below it and its back below the front's subtree.
+    /// `pending` is scratch (the backs still to copy, with their places).
+    /// With `KEEP`, the copy goes into the cache: each node's tree is kept.
+    fn copy<'t, const KEEP: bool>(
+        &mut self,
+        root: &'t Tree,
+        registers: usize,
+        pending: &mut Vec<(&'t Tree, usize)>,
+    ) -> Ref {
+        let end = self.top + root.size() as usize;
+        if end == self.top {
+            return NIL;
+        }
+        self.grow(end);
+        if KEEP {
+            self.sources.kept.resize(end, Tree::NIL);
+        }
+        let mut tree = root;
+        let mut at = end - 1;
+        loop {
+            if let Some((front, back)) = tree.split() {
+                let front_size = front.size() as usize;
+                let front_at = if front_size == 0 {
+                    NIL
+                } else {
+                    (at - 1) as Ref
+                };
+                let back_at = if back.is_nil() {
+                    NIL
+                } else {
+                    (at - 1 - front_size) as Ref
+                };
+                self.set(at, loaded_node(tree, front_at, back_at, registers));
+                if KEEP {
+                    self.sources.kept[at] = tree.clone();
+                }
+                if back_at != NIL {
+                    pending.push((back, back_at as usize));
+                }
+                if front_at != NIL {
+                    tree = front;
+                    at -= 1;
+                    continue;
+                }
+            }
+            match pending.pop() {
+                Some((next, next_at)) => (tree, at) = (next, next_at),
+                None => break,
+            }
+        }
+        self.top = end;
+        (end - 1) as Ref
+    }
+
+    /// Makes the arrays of nodes at least `len` long (the room above the
+    /// top is Nil's placeholder where it is new).
+    fn grow(&mut self, len: usize) {
+        if self.nodes.len() < len {
+            self.nodes.resize(len, PLACEHOLDER);
+            self.sizes.resize(len, 0);
+            self.codes.resize(len, Code::NONE);
+        }
+    }
+
+    /// Writes node `at`: its children, size and code.
+    fn set(&mut self, at: usize, (node, size, code): (Node, u64, Code)) {
+        self.nodes[at] = node;
+        self.sizes[at] = size;
+        self.codes[at] = code;
+    }
+
+    /// Puts a node above the top.
+    fn push(&mut self, node: (Node, u64, Code)) -> Ref {
+        let at = self.top;
+        self.grow(at + 1);
+        self.set(at, node);
+        self.top += 1;
+        at as Ref
+    }
+
+    /// Converts one tree of a memory of `registers` registers by identity,
+    /// children first, without recursion; `shared` maps the nodes with more
+    /// than one owner already converted. Each node converted gets its tree
+    /// in [`Sources::origins`].
     fn convert<'t>(
         &mut self,
         root: &'t Tree,
@@ -161,13 +477,8 @@ impl Arena {
             if children_done {
                 let back = done.pop().unwrap_or(NIL);
                 let front = done.pop().unwrap_or(NIL);
-                let index = self.push(
-                    Node { front, back },
-                    tree.size(),
-                    tree.memo()
-                        .map_or(Code::NONE, |memo| code(memo.get(), registers)),
-                );
-                self.origins.push(tree.clone());
+                let index = self.push(loaded_node(tree, front, back, registers));
+                self.sources.origins.push(tree.clone());
                 if tree.is_shared() {
                     shared.insert(tree.node_id(), index);
                 }
@@ -183,25 +494,37 @@ impl Arena {
         done.pop().unwrap_or(NIL)
     }
 
-    /// Adds a node at the top of a full arena (no room above it).
-    fn push(&mut self, node: Node, size: u64, code: Code) -> Ref {
-        let index = self.nodes.len() as Ref;
-        self.nodes.push(node);
-        self.sizes.push(size);
-        self.codes.push(code);
-        self.top = self.nodes.len();
-        index
-    }
-
-    /// Puts the registers' trees back into `memory` (the one it was loaded
-    /// from), and returns the trees its nodes came from: whoever keeps them
-    /// keeps those nodes alive.
-    pub(super) fn unload(self, memory: &mut [Register]) -> Vec<Tree> {
-        let mut built = FxHashMap::default();
-        for (register, &root) in memory.iter_mut().zip(&self.trees) {
-            register.contents = tree(&self.nodes, &self.origins, root, &mut built);
+    /// Puts the trees of the registers the run changed back into `memory`
+    /// (the one it was loaded from, as it was), and returns where the
+    /// memory's nodes came from: whoever keeps that keeps those trees alive.
+    /// The arena's vectors go back to the thread for the next run.
+    pub(super) fn unload(mut self, memory: &mut [Register]) -> Sources {
+        let mut dense = std::mem::take(&mut self.dense);
+        dense.clear();
+        dense.resize(self.built() as usize, 0);
+        let mut unloading = Unloading::new(&self.nodes, &self.sources, dense);
+        for ((register, &tree), &root) in memory.iter_mut().zip(&self.trees).zip(&self.roots) {
+            if tree != root {
+                register.contents = unloading.tree(tree);
+            }
         }
-        self.origins
+        let dense = unloading.dense;
+        self.trees.clear();
+        self.rooms.clear();
+        self.roots.clear();
+        self.cache.kept = std::mem::take(&mut self.sources.kept);
+        SPARE.set(Some(Spare {
+            nodes: self.nodes,
+            sizes: self.sizes,
+            codes: self.codes,
+            trees: self.trees,
+            rooms: self.rooms,
+            roots: self.roots,
+            forward: self.forward,
+            dense,
+            cache: self.cache,
+        }));
+        self.sources
     }
 
     /// The nodes in use (with Nil's placeholder).
@@ -213,7 +536,7 @@ impl Arena {
     /// [`Arena::collect`], exactly those the registers reach; at any time
     /// at least those.
     pub(super) fn built(&self) -> u64 {
-        (self.top - 1 - self.origins.len()) as u64
+        (self.top - 1 - self.sources.loaded) as u64
     }
 
     /// Whether the program register is Nil.
@@ -222,31 +545,34 @@ impl Arena {
     }
 
     /// Makes room for the arena to grow to `size` nodes (below 2^32, so
-    /// that a [`Ref`] can name them).
+    /// that a [`Ref`] can name them); the room kept from earlier runs is
+    /// not filled again.
     pub(super) fn reserve(&mut self, size: usize) {
         if self.nodes.len() < size {
+            // Amortized: the cache's nodes make the size asked for creep
+            // up from one run to the next.
             let more = size - self.nodes.len();
-            self.nodes.reserve_exact(more);
-            self.nodes.resize(size, PLACEHOLDER);
-            self.sizes.reserve_exact(more);
-            self.sizes.resize(size, 0);
-            self.codes.reserve_exact(more);
-            self.codes.resize(size, Code::NONE);
+            self.nodes.reserve(more);
+            self.sizes.reserve(more);
+            self.codes.reserve(more);
+            self.grow(size);
         }
     }
 
-    /// Keeps only the nodes the registers reach, in their order, and the
-    /// trees of those that came from the memory, in time proportional to
-    /// the live nodes when they are few (a run's garbage is not looked at):
-    /// the live nodes are found from the registers with a stack, put in
-    /// order by sorting them (or, when they are many, by a sweep over the
-    /// arena), and slid down. No recursion.
+    /// Keeps only the nodes the run built that the registers reach, in
+    /// their order (the memory's nodes stay where they are), in time
+    /// proportional to the live nodes when they are few (a run's garbage
+    /// is not looked at): the live nodes are found from the registers with
+    /// a stack, put in order by sorting them (or, when they are many, by a
+    /// sweep over the run's nodes), and slid down. No recursion.
     pub(super) fn collect(&mut self) {
         let n = self.top;
+        let loaded = self.sources.loaded;
         // `forward` is all 0 between collections (and as long as the arena
-        // has ever been). Here it marks the live nodes (1), then maps each
-        // to its new index; children come first in `live`'s order, so they
-        // are mapped before their parents read them. Nil stays 0.
+        // has ever been). Here it marks the run's live nodes (1), then maps
+        // each to its new index; children come first in `live`'s order, so
+        // they are mapped before their parents read them. The memory's
+        // nodes (Nil's among them) map to themselves.
         let mut forward = std::mem::take(&mut self.forward);
         if forward.len() < n {
             forward.resize(n, 0);
@@ -255,7 +581,7 @@ impl Arena {
         let mut stack = self.trees.clone();
         while let Some(index) = stack.pop() {
             let index = index as usize;
-            if index != NIL as usize && forward[index] == 0 {
+            if index > loaded && forward[index] == 0 {
                 forward[index] = 1;
                 live.push(index as Ref);
                 let node = self.nodes[index];
@@ -264,32 +590,36 @@ impl Arena {
             }
         }
         // Sorting `live` costs about its length times its logarithm;
-        // sweeping, the arena's size.
-        if live.len() < n / 32 {
+        // sweeping, the run's nodes.
+        if live.len() < (n - loaded) / 32 {
             live.sort_unstable();
         } else {
             live.clear();
-            live.extend((1..n as Ref).filter(|&index| forward[index as usize] != 0));
+            live.extend(
+                (loaded as Ref + 1..n as Ref).filter(|&index| forward[index as usize] != 0),
+            );
         }
-        for (next, &index) in (1..).zip(&live) {
+        let moved = |forward: &[Ref], tree: Ref| {
+            if tree as usize > loaded {
+                forward[tree as usize]
+            } else {
+                tree
+            }
+        };
+        for (next, &index) in (loaded as Ref + 1..).zip(&live) {
             let (from, to) = (index as usize, next as usize);
             let node = self.nodes[from];
             self.nodes[to] = Node {
-                front: forward[node.front as usize],
-                back: forward[node.back as usize],
+                front: moved(&forward, node.front),
+                back: moved(&forward, node.back),
             };
             self.sizes[to] = self.sizes[from];
             self.codes[to] = self.codes[from];
-            forward[index as usize] = next;
+            forward[from] = next;
         }
-        self.top = live.len() + 1;
-        let mut index = 0;
-        self.origins.retain(|_| {
-            index += 1;
-            forward[index] != 0
-        });
+        self.top = loaded + 1 + live.len();
         for root in &mut self.trees {
-            *root = forward[*root as usize];
+            *root = moved(&forward, *root);
         }
         for &index in &live {
             forward[index as usize] = 0;
@@ -318,7 +648,7 @@ impl Arena {
             top: self.top,
             trees: &mut self.trees,
             rooms: &self.rooms,
-            origins: &self.origins,
+            sources: &self.sources,
         };
         // Counted down: one instruction fewer a tick than counting up.
         let mut left = budget;
@@ -360,33 +690,99 @@ impl Arena {
     }
 }
 
-/// The tree at `root`: a node that came from the memory is its tree (from
-/// `origins`), and a node the run built is built as a tree once (`built`
-/// maps those already built). Children first, without recursion.
-fn tree(nodes: &[Node], origins: &[Tree], root: Ref, built: &mut FxHashMap<Ref, Tree>) -> Tree {
-    let mut work: Vec<(Ref, bool)> = vec![(root, false)];
-    let mut done: Vec<Tree> = Vec::new();
-    while let Some((index, children_done)) = work.pop() {
-        let node = nodes[index as usize];
-        if children_done {
-            let back = done.pop().unwrap_or(Tree::NIL);
-            let front = done.pop().unwrap_or(Tree::NIL);
-            let tree = Tree::cons(front, back);
-            built.insert(index, tree.clone());
-            done.push(tree);
-        } else if index == NIL {
-            done.push(Tree::NIL);
-        } else if let Some(origin) = origins.get(index as usize - 1) {
-            done.push(origin.clone());
-        } else if let Some(tree) = built.get(&index) {
-            done.push(tree.clone());
-        } else {
-            work.push((index, true));
-            work.push((node.back, false));
-            work.push((node.front, false));
+/// Trees made of an arena's nodes: a node that came from the memory is
+/// its tree ([`Sources::origin`]), and a node the run built is built as a
+/// tree once.
+struct Unloading<'a> {
+    nodes: &'a [Node],
+    sources: &'a Sources,
+    /// For the run's first nodes, by index above `sources.loaded`: 0, or
+    /// one more than the place of the node's tree in `made`.
+    dense: Vec<Ref>,
+    /// The trees of the nodes of `dense` built so far.
+    made: Vec<Tree>,
+    /// The trees of the other nodes built so far: the run's nodes above
+    /// those of `built`, and the memory's nodes built as new trees when
+    /// walking down to their own would take too long.
+    rebuilt: FxHashMap<Ref, Tree>,
+    /// The steps left for walking down copied trees: as many as the memory
+    /// has nodes, so that unloading takes time linear in the arena.
+    steps: u64,
+    /// Scratch: (node, whether its children are built), and the trees
+    /// waiting for their parent.
+    work: Vec<(Ref, bool)>,
+    done: Vec<Tree>,
+}
+
+impl<'a> Unloading<'a> {
+    /// Ready to build trees of the nodes, finding those of the run's
+    /// first `dense.len()` nodes through `dense` (all 0), the rest in a
+    /// map.
+    fn new(nodes: &'a [Node], sources: &'a Sources, dense: Vec<Ref>) -> Unloading<'a> {
+        Unloading {
+            nodes,
+            sources,
+            dense,
+            made: Vec::new(),
+            rebuilt: FxHashMap::default(),
+            steps: sources.loaded as u64,
+            work: Vec::new(),
+            done: Vec::new(),
         }
     }
-    done.pop().unwrap_or(Tree::NIL)
+
+    /// The tree of node `index`, if it is known without building it.
+    fn known(&mut self, index: Ref) -> Option<Tree> {
+        if index == NIL {
+            return Some(Tree::NIL);
+        }
+        match (index as usize).checked_sub(self.sources.loaded + 1) {
+            Some(k) if k < self.dense.len() => match self.dense[k] {
+                0 => None,
+                place => self.made.get(place as usize - 1).cloned(),
+            },
+            Some(_) => self.rebuilt.get(&index).cloned(),
+            None => match self.rebuilt.get(&index) {
+                Some(tree) => Some(tree.clone()),
+                None => self.sources.origin(index, &mut self.steps),
+            },
+        }
+    }
+
+    /// Notes the tree built for node `index`.
+    fn remember(&mut self, index: Ref, tree: &Tree) {
+        match (index as usize).checked_sub(self.sources.loaded + 1) {
+            Some(k) if k < self.dense.len() => {
+                self.made.push(tree.clone());
+                self.dense[k] = self.made.len() as Ref;
+            }
+            _ => {
+                self.rebuilt.insert(index, tree.clone());
+            }
+        }
+    }
+
+    /// The tree at `root`, children first, without recursion.
+    fn tree(&mut self, root: Ref) -> Tree {
+        self.work.push((root, false));
+        while let Some((index, children_done)) = self.work.pop() {
+            if children_done {
+                let back = self.done.pop().unwrap_or(Tree::NIL);
+                let front = self.done.pop().unwrap_or(Tree::NIL);
+                let tree = Tree::cons(front, back);
+                self.remember(index, &tree);
+                self.done.push(tree);
+            } else if let Some(tree) = self.known(index) {
+                self.done.push(tree);
+            } else {
+                let node = self.nodes[index as usize];
+                self.work.push((index, true));
+                self.work.push((node.back, false));
+                self.work.push((node.front, false));
+            }
+        }
+        self.done.pop().unwrap_or(Tree::NIL)
+    }
 }
 
 /// An arena while a stretch of ticks runs: the top of the arena is a copy
@@ -415,7 +811,7 @@ struct Running<'a> {
     top: usize,
     trees: &'a mut [Ref],
     rooms: &'a [u64],
-    origins: &'a [Tree],
+    sources: &'a Sources,
 }
 
 impl Running<'_> {
@@ -475,14 +871,13 @@ impl Running<'_> {
             back: rest,
             ..
         } = self.nodes[program as usize];
-        let mut built = FxHashMap::default();
-        let instruction_tree = tree(self.nodes, self.origins, head, &mut built);
+        let instruction_tree = Unloading::new(self.nodes, self.sources, Vec::new()).tree(head);
         let decoded = Instruction::decode(&instruction_tree);
         if let Some(memo) = instruction_tree.memo() {
             self.codes[head as usize] = code(memo.get(), self.trees.len());
         }
         let Some(instruction) = decoded else {
-            let program = tree(self.nodes, self.origins, program, &mut built);
+            let program = Unloading::new(self.nodes, self.sources, Vec::new()).tree(program);
             return Err(MachineError::BadInstruction(program));
         };
         // Register 0 holds the rest of the program before the instruction

@@ -1,9 +1,10 @@
 //! Running a machine: `execute`, `runFor` and `runMachine` of the report.
 
+use super::arena::COPY_LIMIT;
 use super::cycle::{Watch, cycle_skip};
 use super::instruction::memoised;
 use super::store::{Checked, Store, execute_instruction, execute_parts};
-use super::{Instruction, MachineError, Register};
+use super::{Instruction, MachineError, Register, run_capped};
 use crate::encoding::Decode;
 use crate::tree::{SpineCursor, Tree};
 
@@ -269,6 +270,8 @@ pub fn run_for_with(
         let outcome = running.run_skipping(budget);
         running.stop();
         outcome
+    } else if arena_pays(budget, memory) {
+        run_in_arena(memory, budget)
     } else {
         let mut running = Running::<false>::new(memory);
         let outcome = running.run(budget);
@@ -276,6 +279,45 @@ pub fn run_for_with(
         outcome
     };
     result.map(|halted| RunReport { ticks, halted })
+}
+
+/// A run pays for loading its memory into the machine-private arena and
+/// unloading it when the memory has at most this many conses (its
+/// registers' sizes added up) per [`ARENA_PER_TICKS`] ticks of the budget:
+/// measured on the benchmark worlds (`docs/performance.md`, "Issue 20,
+/// fifth round"), where loading and unloading a memory of about 550 conses
+/// costs about as much as the arena saves in 720 ticks.
+const ARENA_CONSES: u64 = 2;
+
+/// See [`ARENA_CONSES`].
+const ARENA_PER_TICKS: u64 = 1;
+
+/// Whether a run of `budget` ticks pays for loading `memory` into the
+/// machine-private arena ([`super::arena`]) and unloading it: every
+/// register small enough to be copied, and all of them together no more
+/// than [`ARENA_CONSES`] conses per [`ARENA_PER_TICKS`] ticks. Loading is
+/// then bounded by the budget.
+fn arena_pays(budget: u64, memory: &[Register]) -> bool {
+    let mut size: u64 = 0;
+    for register in memory {
+        let tree = register.contents.size();
+        if tree > COPY_LIMIT {
+            return false;
+        }
+        size = size.saturating_add(tree);
+    }
+    size.saturating_mul(ARENA_PER_TICKS) <= budget.saturating_mul(ARENA_CONSES)
+}
+
+/// [`Running::run`] in the machine-private arena ([`run_capped`] with no
+/// cap): the same ticks, result and memory.
+fn run_in_arena(memory: &mut [Register], budget: u64) -> (u64, Result<bool, MachineError>) {
+    match run_capped(memory, budget, u64::MAX) {
+        (ticks, Pause::Halted) => (ticks, Ok(true)),
+        (ticks, Pause::Failed(e)) => (ticks, Err(e)),
+        // Without a cap the run never stops before its budget.
+        (ticks, Pause::Budget | Pause::Stopped) => (ticks, Ok(false)),
+    }
 }
 
 /// Why [`run_until`] returned.
