@@ -91,7 +91,12 @@ fn json_images_of_version_1_and_2_still_load() {
     assert_eq!(form, Form::Json);
     assert!(image.files.iter().all(|f| f.text.is_some()));
     let binary = to_binary(&image);
-    assert_eq!(to_json(&from_binary(&binary).expect("reads")), text);
+    let back = from_binary(&binary).expect("reads");
+    assert_eq!(back, image);
+    // The fixture's sources were compressed at another gzip level than
+    // today's (docs/formats.md: any level is valid): the rest of the text
+    // is written again byte for byte.
+    assert_eq!(without_sources(&to_json(&back)), without_sources(&text));
     // Version 1: no `sources`.
     let mut value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     value["version"] = 1.into();
@@ -99,6 +104,14 @@ fn json_images_of_version_1_and_2_still_load() {
     let (old, _) = from_bytes(value.to_string().into_bytes()).expect("a version 1 image");
     assert!(old.files.iter().all(|f| f.text.is_none()));
     assert_eq!(from_binary(&to_binary(&old)).expect("reads"), old);
+}
+
+/// An image's JSON text with the packed sources' string left out.
+fn without_sources(text: &str) -> String {
+    let key = "\"sources\":\"";
+    let start = text.find(key).expect("sources") + key.len();
+    let end = start + text[start..].find('"').expect("their end");
+    format!("{}{}", &text[..start], &text[end..])
 }
 
 /// An image of one register holding `tree`.

@@ -467,7 +467,13 @@ impl Generator<'_> {
     fn source_map_and_labels(&self, sources: &Sources) -> (SourceMap, Vec<LabelSymbol>) {
         let resolved = self.resolved;
         let blocks = &resolved.blocks;
-        let mut locations = Locations::new(sources);
+        let count = blocks
+            .iter()
+            .enumerate()
+            .filter(|(b, block)| block.hand.is_some() || self.layout.reachable[*b])
+            .map(|(_, block)| block.instrs.len())
+            .sum();
+        let mut locations = Locations::new(sources, count);
         let mut segments: Vec<Segment> = Vec::new();
         let mut segment_of: Vec<Option<u32>> = vec![None; blocks.len()];
         for (b, block) in blocks.iter().enumerate() {
@@ -634,25 +640,48 @@ struct Locations<'s> {
     /// Expansion ids by value: the innermost invocation (macro, file,
     /// line, column) and the id of the expansion it is inside. Id 0 is
     /// outside any macro.
-    expansions: FxHashMap<(Rc<str>, u32, u32, u32, u32), u32>,
+    expansions: FxHashMap<Invocation, u32>,
+    /// The same, by id (id `k` at `k - 1`): an expansion's sites are
+    /// read from here, outer ids being smaller than inner ones.
+    invocations: Vec<Invocation>,
     /// The expansion id of each chain met, by [`Chain::id`] (valid while
     /// the chains live, which they do as long as the resolved program).
     chains: FxHashMap<usize, u32>,
+    /// Per file, the 0-based line of the last position found in it, where
+    /// the next search starts (instructions come mostly in source order).
+    lines: Vec<usize>,
 }
 
+/// A macro invocation in [`Locations`]: the macro, the file, line and
+/// column of its call site, and the id of the expansion it is inside.
+type Invocation = (Rc<str>, u32, u32, u32, u32);
+
 impl<'s> Locations<'s> {
-    fn new(sources: &'s Sources) -> Self {
+    /// Interning for about `count` locations.
+    fn new(sources: &'s Sources, count: usize) -> Self {
+        let mut index = FxHashMap::default();
+        index.reserve(count);
         Locations {
             sources,
-            table: Vec::new(),
-            index: FxHashMap::default(),
+            table: Vec::with_capacity(count),
+            index,
             expansions: FxHashMap::default(),
+            invocations: Vec::new(),
             chains: FxHashMap::default(),
+            lines: Vec::new(),
         }
     }
 
-    fn position(&self, span: Span) -> (u32, u32, u32) {
-        let (line, column) = self.sources.get(span.file).line_col(span.start as usize);
+    fn position(&mut self, span: Span) -> (u32, u32, u32) {
+        let f = span.file.0 as usize;
+        if self.lines.len() <= f {
+            self.lines.resize(f + 1, 0);
+        }
+        let ((line, column), near) = self
+            .sources
+            .get(span.file)
+            .line_col_near(span.start as usize, self.lines[f]);
+        self.lines[f] = near;
         (span.file.0, line as u32, column as u32)
     }
 
@@ -677,11 +706,14 @@ impl<'s> Locations<'s> {
         for chain in unknown.into_iter().rev() {
             if let Some((name, site, _)) = chain.innermost() {
                 let (file, line, column) = self.position(site);
-                let next = self.expansions.len() as u32 + 1;
-                id = *self
-                    .expansions
-                    .entry((Rc::clone(name), file, line, column, id))
-                    .or_insert(next);
+                let invocation = (Rc::clone(name), file, line, column, id);
+                id = match self.expansions.entry(invocation) {
+                    std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        self.invocations.push(v.key().clone());
+                        *v.insert(self.invocations.len() as u32)
+                    }
+                };
                 self.chains.insert(chain.id(), id);
             }
         }
@@ -690,23 +722,27 @@ impl<'s> Locations<'s> {
 
     fn of(&mut self, span: Span, chain: &Chain) -> u32 {
         let (file, line, column) = self.position(span);
-        let key = (file, line, column, self.expansion(chain));
+        let expansion_id = self.expansion(chain);
+        let key = (file, line, column, expansion_id);
         if let Some(&k) = self.index.get(&key) {
             return k;
         }
-        let expansion = chain
-            .sites()
-            .into_iter()
-            .map(|(name, site)| {
-                let (file, line, column) = self.position(site);
-                ExpansionSite {
-                    macro_name: name,
-                    file,
-                    line,
-                    column,
-                }
-            })
-            .collect();
+        // The sites, innermost first: each invocation's outer id is
+        // smaller than its own, so the walk ends.
+        let mut expansion = Vec::new();
+        let mut at = expansion_id;
+        while let Some((name, file, line, column, outer)) = at
+            .checked_sub(1)
+            .and_then(|k| self.invocations.get(k as usize))
+        {
+            expansion.push(ExpansionSite {
+                macro_name: name.to_string(),
+                file: *file,
+                line: *line,
+                column: *column,
+            });
+            at = *outer;
+        }
         let k = self.table.len() as u32;
         self.index.insert(key, k);
         self.table.push(Location {

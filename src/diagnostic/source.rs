@@ -71,13 +71,24 @@ impl SourceFile {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let line = self.line_starts.partition_point(|&s| s <= offset).max(1) - 1;
-        let start = self.line_starts[line];
+        self.line_col_near(offset, 0).0
+    }
+
+    /// [`line_col`](Self::line_col), given a 0-based line `near` at or
+    /// before the offset's, as when offsets are met in order: a few lines
+    /// after it are tried before searching them all. Gives the offset's
+    /// 0-based line too, the `near` of the next call.
+    pub fn line_col_near(&self, offset: usize, near: usize) -> ((usize, usize), usize) {
+        let starts = &self.line_starts;
+        let line = (near..starts.len().min(near.saturating_add(4)))
+            .find(|&l| starts[l] <= offset && starts.get(l + 1).is_none_or(|&next| offset < next))
+            .unwrap_or_else(|| starts.partition_point(|&s| s <= offset).max(1) - 1);
+        let start = starts[line];
         let column = self
             .text
             .get(start..offset.min(self.text.len()))
             .map_or(0, |s| s.chars().count());
-        (line + 1, column + 1)
+        ((line + 1, column + 1), line)
     }
 
     /// The span of the character at a 1-based line and column, the column

@@ -26,20 +26,23 @@ use super::{
     Segment, SourceMap,
 };
 use crate::diagnostic::Code;
-use crate::tree::{NodeTable, trees_from_nodes};
-use serde::{Deserialize, Serialize};
+use crate::tree::trees_from_nodes;
+use serde::Deserialize;
 use std::path::Path;
 
-const FORMAT: &str = "constree-image";
-const VERSION: u32 = 2;
+pub(super) const FORMAT: &str = "constree-image";
+pub(super) const VERSION: u32 = 2;
 
 /// The oldest version read: version 1 images carry no sources.
 const OLDEST: u32 = 1;
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
+    // Required keys, whose values `check_format` reads first.
+    #[allow(dead_code)]
     format: String,
+    #[allow(dead_code)]
     version: u32,
     compiler: String,
     sources_hash: String,
@@ -47,29 +50,29 @@ struct File {
     nodes: Vec<(u64, u64)>,
     registers: Vec<RegisterJson>,
     labels: Vec<LabelJson>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     callstack: Option<CallStackJson>,
     locations: Vec<LocationJson>,
     segments: Vec<SegmentJson>,
     source_map: Vec<RegisterMapJson>,
     /// The files' texts (see [`super::sources`]); from version 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     sources: Option<String>,
     /// The images of the programs it embeds, each an image object as this
     /// one (optional: absent in older images and in images that embed
     /// none).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     images: Vec<serde_json::Value>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileJson {
     name: String,
     hash: String,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RegisterJson {
     name: String,
@@ -77,7 +80,7 @@ struct RegisterJson {
     contents: u64,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LabelJson {
     name: String,
@@ -85,24 +88,24 @@ struct LabelJson {
     offset: usize,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CallStackJson {
     stack: usize,
     link: usize,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LocationJson {
     file: u32,
     line: u32,
     column: u32,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     expansion: Vec<ExpansionJson>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExpansionJson {
     #[serde(rename = "macro")]
@@ -112,18 +115,18 @@ struct ExpansionJson {
     column: u32,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RegisterMapJson {
     register: usize,
     segment: u32,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SegmentJson {
     locations: Vec<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     next: Option<u32>,
 }
 
@@ -264,111 +267,22 @@ pub fn check_format(
 
 /// The JSON text of an image.
 pub fn to_json(image: &Image) -> String {
-    let mut text = serde_json::to_string(&json_file(image)).unwrap_or_default();
-    text.push('\n');
-    text
+    let mut text = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_json(image, &mut text);
+    // The writer writes UTF-8 only.
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// Writes the JSON text of an image ([`to_json`]'s bytes) to `out` as it is
-/// made, without holding the whole text in memory.
+/// made (see [`super::json_writer`]), without holding the whole text in
+/// memory.
 fn write_json(image: &Image, out: &mut impl std::io::Write) -> std::io::Result<()> {
     use std::io::Write as _;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    serde_json::to_writer(&mut out, &json_file(image))?;
+    super::json_writer::write(image, &mut out)?;
     out.write_all(b"\n")?;
     out.flush()
-}
-
-/// The JSON object of an image.
-fn json_file(image: &Image) -> File {
-    let mut table = NodeTable::default();
-    let registers = image
-        .registers
-        .iter()
-        .map(|r| RegisterJson {
-            name: r.name.clone(),
-            limit: r.limit,
-            contents: table.id(&r.contents),
-        })
-        .collect();
-    File {
-        format: FORMAT.into(),
-        version: VERSION,
-        compiler: image.compiler.clone(),
-        sources_hash: image.sources_hash.clone(),
-        files: image
-            .files
-            .iter()
-            .map(|f| FileJson {
-                name: f.name.clone(),
-                hash: f.hash.clone(),
-            })
-            .collect(),
-        nodes: table.into_nodes(),
-        sources: image
-            .files
-            .iter()
-            .map(|f| f.text.as_deref())
-            .collect::<Option<Vec<&str>>>()
-            .map(|texts| super::sources::pack(&texts)),
-        registers,
-        labels: image
-            .labels
-            .iter()
-            .map(|l| LabelJson {
-                name: l.name.clone(),
-                register: l.register,
-                offset: l.offset,
-            })
-            .collect(),
-        callstack: image.callstack.map(|c| CallStackJson {
-            stack: c.stack,
-            link: c.link,
-        }),
-        locations: image
-            .source_map
-            .locations
-            .iter()
-            .map(|l| LocationJson {
-                file: l.file,
-                line: l.line,
-                column: l.column,
-                expansion: l
-                    .expansion
-                    .iter()
-                    .map(|e| ExpansionJson {
-                        macro_name: e.macro_name.clone(),
-                        file: e.file,
-                        line: e.line,
-                        column: e.column,
-                    })
-                    .collect(),
-            })
-            .collect(),
-        segments: image
-            .source_map
-            .segments
-            .iter()
-            .map(|s| SegmentJson {
-                locations: s.locations.clone(),
-                next: s.next,
-            })
-            .collect(),
-        source_map: image
-            .source_map
-            .registers
-            .iter()
-            .map(|m| RegisterMapJson {
-                register: m.register,
-                segment: m.segment,
-            })
-            .collect(),
-        images: image
-            .images
-            .iter()
-            .map(|i| serde_json::from_str(&to_json(i)).unwrap_or_default())
-            .collect(),
-    }
 }
 
 /// Reads an image from its JSON text, checking that it holds together.

@@ -10,6 +10,7 @@
 
 pub mod binary;
 pub mod format;
+mod json_writer;
 pub mod sources;
 
 use crate::machine::{Memory, Register};

@@ -20,13 +20,18 @@ pub fn hex(bytes: &[u8]) -> String {
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/// The texts, packed.
+/// The texts, packed: their JSON list is compressed as it is written.
 pub fn pack(texts: &[&str]) -> String {
-    let json = serde_json::to_vec(texts).unwrap_or_default();
-    let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+    let mut gz =
+        std::io::BufWriter::with_capacity(1 << 16, GzEncoder::new(Vec::new(), Compression::fast()));
     // Writing to a Vec cannot fail.
-    let _ = gz.write_all(&json);
-    let bytes = gz.finish().unwrap_or_default();
+    let _ = serde_json::to_writer(&mut gz, texts);
+    let _ = gz.flush();
+    let bytes = gz
+        .into_inner()
+        .ok()
+        .and_then(|gz| gz.finish().ok())
+        .unwrap_or_default();
     encode(&bytes)
 }
 

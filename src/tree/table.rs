@@ -26,24 +26,22 @@ impl NodeTable {
                 ids.push(0);
                 continue;
             };
-            if let Some(&id) = self.by_node.get(&t.node_id()) {
+            if expanded {
+                let back_id = ids.pop().unwrap_or(0);
+                let front_id = ids.pop().unwrap_or(0);
+                let id = *self.by_pair.entry((front_id, back_id)).or_insert_with(|| {
+                    self.nodes.push((front_id, back_id));
+                    self.nodes.len() as u64
+                });
+                self.by_node.insert(t.node_id(), id);
                 ids.push(id);
-                continue;
-            }
-            if !expanded {
+            } else if let Some(&id) = self.by_node.get(&t.node_id()) {
+                ids.push(id);
+            } else {
                 stack.push((t, true));
                 stack.push((back, false));
                 stack.push((front, false));
-                continue;
             }
-            let back_id = ids.pop().unwrap_or(0);
-            let front_id = ids.pop().unwrap_or(0);
-            let id = *self.by_pair.entry((front_id, back_id)).or_insert_with(|| {
-                self.nodes.push((front_id, back_id));
-                self.nodes.len() as u64
-            });
-            self.by_node.insert(t.node_id(), id);
-            ids.push(id);
         }
         ids.pop().unwrap_or(0)
     }
