@@ -227,6 +227,11 @@ pub fn expression_depth(line: &[(Token<'_>, Span)], cap: usize) -> Option<Span> 
         /// The deepest of the items before the current one.
         best: usize,
     }
+    // Every count is of distinct tokens of the line: a line of at most
+    // `cap` tokens is never over.
+    if line.len() <= cap {
+        return None;
+    }
     let mut groups = vec![Group::default()];
     for &(token, span) in line {
         let over = |g: &Group| g.outer + g.tokens + g.inner > cap;
