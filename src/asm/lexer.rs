@@ -326,7 +326,9 @@ impl<'src> Iterator for Lines<'src> {
     type Item = Line<'src>;
 
     fn next(&mut self) -> Option<Line<'src>> {
-        let mut line: Line<'_> = Vec::new();
+        // Room for a usual line's tokens at once (an instruction and three
+        // operands), not grown from four.
+        let mut line: Line<'_> = Vec::with_capacity(8);
         let mut depth = 0usize;
         let mut too_deep = false; // the current line is dropped
         let errors = &mut self.errors;

@@ -234,7 +234,19 @@ fn expand_with(
     let file = expander.out.sources.add(main);
     expander.used.insert(key.clone());
     expander.including.push((key, name));
+    // About one statement a line: the main file's items are reserved at
+    // once rather than grown by doubling, which copies them all each time
+    // and leaves the old copies to the allocator. Memory reserved and not
+    // written takes no pages; when none can be had, they grow as before.
+    let lines = expander
+        .out
+        .sources
+        .get(file)
+        .text
+        .bytes()
+        .filter(|&b| b == b'\n');
     let mut items = Vec::new();
+    items.try_reserve_exact(lines.count() + 1).ok();
     expander.file(file, &mut items, 0);
     expander.out.sections.insert(
         0,
@@ -401,18 +413,20 @@ impl Expander<'_> {
                     context.file,
                 );
             }
-            Stmt::Op { name, args } if self.macros.contains_key(&*name.text) => {
+            Stmt::Op { name, .. } if self.macros.contains_key(&*name.text) => {
                 let def = Rc::clone(&self.macros[&*name.text]);
                 self.record(|r| r.macro_use(&name.text, name.span));
-                if !self.fits(args, scope, line.span) {
+                let Stmt::Op { name, mut args } = line.stmt else {
+                    return;
+                };
+                if !self.fits(&args, scope, line.span) {
                     return;
                 }
-                let mut args = args.clone();
                 for a in &mut args {
                     substitute(a, scope, global_label);
                     fold(a);
                 }
-                self.invoke(&def, name, args, scope, out, context.include_depth);
+                self.invoke(&def, &name, args, scope, out, context.include_depth);
             }
             Stmt::Const { name, value } => {
                 if !self.fits([&**value], scope, line.span) {
