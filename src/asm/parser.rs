@@ -148,11 +148,11 @@ impl<'t> Nodes<'t> {
                 return None;
             }
             let mut lines = Vec::new();
-            let _interning = Interning::start(&mut self.names);
             parse_chunk(
                 self.file,
                 chunk,
                 self.eoi,
+                &mut self.names,
                 &mut lines,
                 &mut self.diagnostics,
             );
@@ -262,6 +262,7 @@ fn parse_chunk(
     file: FileId,
     chunk: Vec<lexer::Line<'_>>,
     eoi: SimpleSpan,
+    names: &mut FxHashSet<Rc<str>>,
     out: &mut Vec<Line>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -272,7 +273,7 @@ fn parse_chunk(
     let mut others: Vec<&lexer::Line<'_>> = Vec::new();
     for line in &chunk {
         let before = plain.len();
-        if plain_line(file, line, &mut plain) {
+        if plain_line(file, line, names, &mut plain) {
             by_hand.push(Some(plain.len() - before));
         } else {
             by_hand.push(None);
@@ -283,6 +284,7 @@ fn parse_chunk(
         out.append(&mut plain);
         return;
     }
+    let _interning = Interning::start(names);
     let mut errors = Vec::new();
     let parsed = parse_lines(file, &others, eoi, &mut errors);
     if parsed.len() != others.len() {
@@ -374,10 +376,10 @@ fn plain_name<'s>(token: Option<&(Token<'s>, Span)>) -> Option<(&'s str, Span)> 
 
 /// An operand that is a lone name or number, as [`name_expr`] and
 /// [`number`] take it.
-fn plain_operand(token: Token<'_>, span: Span) -> Option<Expr> {
+fn plain_operand(token: Token<'_>, span: Span, names: &mut FxHashSet<Rc<str>>) -> Option<Expr> {
     let kind = match token {
         Token::Ident(s) if !KEYWORDS.contains(&s) => ExprKind::Name(Name {
-            text: interned(s),
+            text: intern(names, s),
             scope: super::ast::ScopeId::ROOT,
         }),
         Token::Int(Number(Some(n))) => ExprKind::Number(n),
@@ -391,7 +393,12 @@ fn plain_operand(token: Token<'_>, span: Span) -> Option<Expr> {
 /// are each a lone name or number (`halt`, `mov a, 42`). Gives false, and
 /// adds nothing, for any other line. Chumsky gives the same statements for
 /// these lines (see the tests).
-fn plain_line(file: FileId, line: &[(Token<'_>, Span)], out: &mut Vec<Line>) -> bool {
+fn plain_line(
+    file: FileId,
+    line: &[(Token<'_>, Span)],
+    names: &mut FxHashSet<Rc<str>>,
+    out: &mut Vec<Line>,
+) -> bool {
     let label = match (plain_name(line.first()), line.get(1)) {
         (Some(name), Some(&(Token::Colon, colon))) => Some((name, colon)),
         _ => None,
@@ -410,14 +417,14 @@ fn plain_line(file: FileId, line: &[(Token<'_>, Span)], out: &mut Vec<Line>) -> 
     }
     let mut args = Vec::with_capacity(operands.len().div_ceil(2));
     for &(token, span) in operands.iter().step_by(2) {
-        match plain_operand(token, span) {
+        match plain_operand(token, span, names) {
             Some(arg) => args.push(arg),
             None => return false,
         }
     }
-    let ident = |(text, span): (&str, Span)| {
+    let mut ident = |(text, span): (&str, Span)| {
         let name = Name {
-            text: interned(text),
+            text: intern(names, text),
             scope: super::ast::ScopeId::ROOT,
         };
         Ident::new(name, span)
@@ -573,16 +580,22 @@ impl Drop for Interning<'_> {
 /// [`Interning`].
 fn interned(text: &str) -> Rc<str> {
     NAMES.with_borrow_mut(|names| match names {
-        Some(names) => match names.get(text) {
-            Some(shared) => Rc::clone(shared),
-            None => {
-                let shared: Rc<str> = Rc::from(text);
-                names.insert(Rc::clone(&shared));
-                shared
-            }
-        },
+        Some(names) => intern(names, text),
         None => Rc::from(text),
     })
+}
+
+/// The text of a name, shared with an equal one in `names` (added there
+/// when new).
+fn intern(names: &mut FxHashSet<Rc<str>>, text: &str) -> Rc<str> {
+    match names.get(text) {
+        Some(shared) => Rc::clone(shared),
+        None => {
+            let shared: Rc<str> = Rc::from(text);
+            names.insert(Rc::clone(&shared));
+            shared
+        }
+    }
 }
 
 fn keyword<'tok, 'src: 'tok, I, E>(word: &'static str) -> impl Parser<'tok, I, (), E> + Clone
@@ -967,7 +980,7 @@ mod tests {
         let file = FileId(3);
         let (lines, errors) = lexer::lex(file, text);
         assert!(errors.is_empty(), "{errors:?}");
-        let mut names = FxHashSet::default();
+        let (mut names, mut by_hand) = (FxHashSet::default(), FxHashSet::default());
         let _interning = Interning::start(&mut names);
         let eoi: SimpleSpan = (text.len()..text.len()).into();
         lines
@@ -976,7 +989,7 @@ mod tests {
                 let mut diagnostics = Vec::new();
                 let mut parsed = parse_lines(file, &[line], eoi, &mut diagnostics);
                 let mut hand = Vec::new();
-                let taken = plain_line(file, line, &mut hand);
+                let taken = plain_line(file, line, &mut by_hand, &mut hand);
                 assert!(taken || hand.is_empty());
                 (
                     parsed.pop().unwrap_or_default(),
