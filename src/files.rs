@@ -128,7 +128,7 @@ pub enum ReadError {
 /// (`<stdin>` for `-`).
 pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
     if path == Path::new("-") {
-        return read_capped(std::io::stdin().lock(), "<stdin>");
+        return read_capped(std::io::stdin().lock(), "<stdin>", 0);
     }
     read_file(path, Named::OnCommandLine)
 }
@@ -194,12 +194,19 @@ fn read_file(path: &Path, named: Named) -> Result<Vec<u8>, ReadError> {
         });
     }
     remember(&meta);
-    read_capped(file, &name())
+    // Read into room for the whole file at once, not grown by doubling
+    // (which copies it each time and leaves the copies to the allocator).
+    read_capped(file, &name(), meta.len())
 }
 
-fn read_capped(source: impl Read, name: &str) -> Result<Vec<u8>, ReadError> {
+/// The bytes of `source`, up to [`MAX_INPUT`](crate::limits::MAX_INPUT);
+/// `expected` is how many it is thought to have (room is made for them
+/// first, up to the cap).
+fn read_capped(source: impl Read, name: &str, expected: u64) -> Result<Vec<u8>, ReadError> {
     let cap = crate::limits::MAX_INPUT.get();
     let mut bytes = Vec::new();
+    let room = usize::try_from(expected.min(cap)).unwrap_or(0);
+    bytes.try_reserve_exact(room).ok();
     source
         .take(cap.saturating_add(1))
         .read_to_end(&mut bytes)

@@ -227,6 +227,11 @@ pub fn expression_depth(line: &[(Token<'_>, Span)], cap: usize) -> Option<Span> 
         /// The deepest of the items before the current one.
         best: usize,
     }
+    // Every count is of distinct tokens of the line: a line of at most
+    // `cap` tokens is never over.
+    if line.len() <= cap {
+        return None;
+    }
     let mut groups = vec![Group::default()];
     for &(token, span) in line {
         let over = |g: &Group| g.outer + g.tokens + g.inner > cap;
@@ -321,7 +326,9 @@ impl<'src> Iterator for Lines<'src> {
     type Item = Line<'src>;
 
     fn next(&mut self) -> Option<Line<'src>> {
-        let mut line: Line<'_> = Vec::new();
+        // Room for a usual line's tokens at once (an instruction and three
+        // operands), not grown from four.
+        let mut line: Line<'_> = Vec::with_capacity(8);
         let mut depth = 0usize;
         let mut too_deep = false; // the current line is dropped
         let errors = &mut self.errors;

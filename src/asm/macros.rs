@@ -161,12 +161,59 @@ struct Arg {
     shape: (usize, usize),
 }
 
+/// A macro expansion's arguments, by parameter.
+///
+/// Most macros have a few parameters: they are looked up in a list, and
+/// only a macro with more than [`Params::FEW`] gets a hash map (built for
+/// every expansion, it cost more than the lookups it saved). A parameter
+/// listed twice (an error, reported) stands for its last argument.
+#[derive(Clone, Default)]
+struct Params {
+    /// Each parameter and its argument, in order.
+    list: Vec<(Name, Arg)>,
+    /// Where each parameter is in `list`, when it is longer than `FEW`.
+    map: HashMap<Name, usize>,
+}
+
+impl Params {
+    /// Up to this many parameters are looked up in the list.
+    const FEW: usize = 8;
+
+    fn new(list: Vec<(Name, Arg)>) -> Params {
+        let map = if list.len() > Params::FEW {
+            list.iter()
+                .enumerate()
+                .map(|(k, (name, _))| (name.clone(), k))
+                .collect()
+        } else {
+            HashMap::default()
+        };
+        Params { list, map }
+    }
+
+    /// The argument of a parameter.
+    fn get(&self, name: &Name) -> Option<&Arg> {
+        if self.list.len() > Params::FEW {
+            return self
+                .map
+                .get(name)
+                .and_then(|&k| self.list.get(k))
+                .map(|(_, arg)| arg);
+        }
+        self.list
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, arg)| arg)
+    }
+}
+
 /// Substitutions of one macro expansion.
 #[derive(Clone, Default)]
 struct Scope {
     /// The expansion's scope: its local labels are named in it.
     id: ScopeId,
-    params: HashMap<Name, Arg>,
+    params: Params,
     /// The macro's local labels, as written in its body.
     locals: Rc<HashSet<Name>>,
     chain: Chain,
@@ -234,7 +281,19 @@ fn expand_with(
     let file = expander.out.sources.add(main);
     expander.used.insert(key.clone());
     expander.including.push((key, name));
+    // About one statement a line: the main file's items are reserved at
+    // once rather than grown by doubling, which copies them all each time
+    // and leaves the old copies to the allocator. Memory reserved and not
+    // written takes no pages; when none can be had, they grow as before.
+    let lines = expander
+        .out
+        .sources
+        .get(file)
+        .text
+        .bytes()
+        .filter(|&b| b == b'\n');
     let mut items = Vec::new();
+    items.try_reserve_exact(lines.count() + 1).ok();
     expander.file(file, &mut items, 0);
     expander.out.sections.insert(
         0,
@@ -401,18 +460,20 @@ impl Expander<'_> {
                     context.file,
                 );
             }
-            Stmt::Op { name, args } if self.macros.contains_key(&*name.text) => {
+            Stmt::Op { name, .. } if self.macros.contains_key(&*name.text) => {
                 let def = Rc::clone(&self.macros[&*name.text]);
                 self.record(|r| r.macro_use(&name.text, name.span));
-                if !self.fits(args, scope, line.span) {
+                let Stmt::Op { name, mut args } = line.stmt else {
+                    return;
+                };
+                if !self.fits(&args, scope, line.span) {
                     return;
                 }
-                let mut args = args.clone();
                 for a in &mut args {
                     substitute(a, scope, global_label);
                     fold(a);
                 }
-                self.invoke(&def, name, args, scope, out, context.include_depth);
+                self.invoke(&def, &name, args, scope, out, context.include_depth);
             }
             Stmt::Const { name, value } => {
                 if !self.fits([&**value], scope, line.span) {
@@ -672,15 +733,16 @@ impl Expander<'_> {
         let chain = scope.chain.inside(Rc::clone(&def.name.text), call.span);
         let inner = Scope {
             id: ScopeId::expansion(self.expansions),
-            params: def
-                .params
-                .iter()
-                .map(Ident::name)
-                .zip(args.into_iter().map(|expr| Arg {
-                    shape: expr.shape(),
-                    expr,
-                }))
-                .collect(),
+            params: Params::new(
+                def.params
+                    .iter()
+                    .map(Ident::name)
+                    .zip(args.into_iter().map(|expr| Arg {
+                        shape: expr.shape(),
+                        expr,
+                    }))
+                    .collect(),
+            ),
             locals: Rc::clone(&def.locals),
             chain,
             depth: scope.depth + 1,
@@ -1025,5 +1087,51 @@ fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<Rc<str>>) {
             limit.iter_mut().for_each(b);
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parameters named by `names`, the `k`th standing for the number `k`.
+    fn params(names: &[&str]) -> Params {
+        let arg = |k: usize| {
+            let expr = Expr {
+                kind: ExprKind::Number(k as u64),
+                span: Span::default(),
+            };
+            Arg {
+                shape: expr.shape(),
+                expr,
+            }
+        };
+        Params::new(
+            names
+                .iter()
+                .enumerate()
+                .map(|(k, n)| (Name::root(n), arg(k)))
+                .collect(),
+        )
+    }
+
+    fn number(params: &Params, name: &str) -> Option<u64> {
+        match params.get(&Name::root(name))?.expr.kind {
+            ExprKind::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_parameter_listed_twice_stands_for_its_last_argument_in_the_list_and_the_map() {
+        let few = params(&["a", "b", "a"]);
+        let many = params(&["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "a"]);
+        assert!(few.map.is_empty() && !many.map.is_empty());
+        for p in [&few, &many] {
+            assert_eq!(number(p, "a"), Some(p.list.len() as u64 - 1));
+            assert_eq!(number(p, "b"), Some(1));
+            assert_eq!(number(p, "z"), None);
+        }
+        assert_eq!(number(&many, "j"), Some(9));
     }
 }

@@ -148,11 +148,11 @@ impl<'t> Nodes<'t> {
                 return None;
             }
             let mut lines = Vec::new();
-            let _interning = Interning::start(&mut self.names);
             parse_chunk(
                 self.file,
                 chunk,
                 self.eoi,
+                &mut self.names,
                 &mut lines,
                 &mut self.diagnostics,
             );
@@ -256,20 +256,72 @@ impl Iterator for Nodes<'_> {
     }
 }
 
-/// Parses some logical lines in one run with a cheap error type, into
-/// `out`; then explains each bad line with rich errors.
+/// Parses some logical lines into `out`: those of the common shapes by
+/// hand ([`plain_line`]), the others in one run of chumsky.
 fn parse_chunk(
     file: FileId,
     chunk: Vec<lexer::Line<'_>>,
     eoi: SimpleSpan,
+    names: &mut FxHashSet<Rc<str>>,
     out: &mut Vec<Line>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    // One token stream for the chunk, each line ended by a newline.
+    // For each line, how many statements it gave by hand, or `None` when
+    // chumsky parses it.
+    let mut by_hand = Vec::with_capacity(chunk.len());
+    let mut plain = Vec::new();
+    let mut others: Vec<&lexer::Line<'_>> = Vec::new();
+    for line in &chunk {
+        let before = plain.len();
+        if plain_line(file, line, names, &mut plain) {
+            by_hand.push(Some(plain.len() - before));
+        } else {
+            by_hand.push(None);
+            others.push(line);
+        }
+    }
+    if others.is_empty() {
+        out.append(&mut plain);
+        return;
+    }
+    let _interning = Interning::start(names);
+    let mut errors = Vec::new();
+    let parsed = parse_lines(file, &others, eoi, &mut errors);
+    if parsed.len() != others.len() {
+        // Not one result per line (never seen): chumsky parses it all.
+        let all: Vec<&lexer::Line<'_>> = chunk.iter().collect();
+        out.extend(
+            parse_lines(file, &all, eoi, diagnostics)
+                .into_iter()
+                .flatten(),
+        );
+        return;
+    }
+    diagnostics.append(&mut errors);
+    let mut plain = plain.into_iter();
+    let mut parsed = parsed.into_iter();
+    for given in by_hand {
+        match given {
+            Some(n) => out.extend(plain.by_ref().take(n)),
+            None => out.extend(parsed.next().into_iter().flatten()),
+        }
+    }
+}
+
+/// Parses logical lines in one run of chumsky with a cheap error type,
+/// one list of statements per line (empty for a bad line); then explains
+/// each bad line with rich errors.
+fn parse_lines(
+    file: FileId,
+    lines: &[&lexer::Line<'_>],
+    eoi: SimpleSpan,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Vec<Line>> {
+    // One token stream for the lines, each ended by a newline.
     let mut tokens: Vec<(Token<'_>, SimpleSpan)> =
-        Vec::with_capacity(chunk.iter().map(|l| l.len() + 1).sum());
-    let mut starts = Vec::with_capacity(chunk.len());
-    for line in chunk {
+        Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    let mut starts = Vec::with_capacity(lines.len());
+    for line in lines {
         starts.push(tokens.len());
         tokens.extend(line.iter().map(|&(t, s)| (t, SimpleSpan::from(s.range()))));
         let end = line.last().map_or(0, |t| t.1.end as usize);
@@ -279,7 +331,6 @@ fn parse_chunk(
     let (parsed, errors) = file_parser::<_, extra::Err<Cheap<SimpleSpan>>>(file)
         .parse(tokens.as_slice().map(chunk_end, |(t, s)| (t, s)))
         .into_output_errors();
-    out.extend(parsed.unwrap_or_default().into_iter().flatten());
     // Explain each bad line with rich errors.
     let mut explained: Vec<usize> = Vec::new();
     for error in errors {
@@ -312,6 +363,89 @@ fn parse_chunk(
             ),
         }
     }
+    parsed.unwrap_or_default()
+}
+
+/// A name as [`ident`] takes it (not a keyword), with where it is.
+fn plain_name<'s>(token: Option<&(Token<'s>, Span)>) -> Option<(&'s str, Span)> {
+    match token {
+        Some(&(Token::Ident(s), span)) if !KEYWORDS.contains(&s) => Some((s, span)),
+        _ => None,
+    }
+}
+
+/// An operand that is a lone name or number, as [`name_expr`] and
+/// [`number`] take it.
+fn plain_operand(token: Token<'_>, span: Span, names: &mut FxHashSet<Rc<str>>) -> Option<Expr> {
+    let kind = match token {
+        Token::Ident(s) if !KEYWORDS.contains(&s) => ExprKind::Name(Name {
+            text: intern(names, s),
+            scope: super::ast::ScopeId::ROOT,
+        }),
+        Token::Int(Number(Some(n))) => ExprKind::Number(n),
+        _ => return None,
+    };
+    Some(Expr { kind, span })
+}
+
+/// Parses a line of the common shapes by hand into `out`: an optional
+/// label (`name:`), then optionally an instruction or macro whose operands
+/// are each a lone name or number (`halt`, `mov a, 42`). Gives false, and
+/// adds nothing, for any other line. Chumsky gives the same statements for
+/// these lines (see the tests).
+fn plain_line(
+    file: FileId,
+    line: &[(Token<'_>, Span)],
+    names: &mut FxHashSet<Rc<str>>,
+    out: &mut Vec<Line>,
+) -> bool {
+    let label = match (plain_name(line.first()), line.get(1)) {
+        (Some(name), Some(&(Token::Colon, colon))) => Some((name, colon)),
+        _ => None,
+    };
+    let rest = if label.is_some() { &line[2..] } else { line };
+    let op = plain_name(rest.first());
+    let operands = rest.get(1..).unwrap_or_default();
+    // Operands at even places, commas between them, none after the last.
+    let commas = operands.iter().skip(1).step_by(2);
+    let shaped = rest.is_empty()
+        || (op.is_some()
+            && operands.len() % 2 == usize::from(!operands.is_empty())
+            && commas.into_iter().all(|t| t.0 == Token::Comma));
+    if !shaped {
+        return false;
+    }
+    let mut args = Vec::with_capacity(operands.len().div_ceil(2));
+    for &(token, span) in operands.iter().step_by(2) {
+        match plain_operand(token, span, names) {
+            Some(arg) => args.push(arg),
+            None => return false,
+        }
+    }
+    let mut ident = |(text, span): (&str, Span)| {
+        let name = Name {
+            text: intern(names, text),
+            scope: super::ast::ScopeId::ROOT,
+        };
+        Ident::new(name, span)
+    };
+    if let Some((name, colon)) = label {
+        out.push(Line {
+            span: Span::new(file, name.1.join(colon).range()),
+            stmt: Stmt::Label(ident(name)),
+        });
+    }
+    if let Some(name) = op {
+        let end = rest.last().map_or(name.1, |t| t.1);
+        out.push(Line {
+            span: Span::new(file, name.1.join(end).range()),
+            stmt: Stmt::Op {
+                name: ident(name),
+                args,
+            },
+        });
+    }
+    true
 }
 
 /// Every line of a file; a bad line is skipped to its end.
@@ -446,16 +580,22 @@ impl Drop for Interning<'_> {
 /// [`Interning`].
 fn interned(text: &str) -> Rc<str> {
     NAMES.with_borrow_mut(|names| match names {
-        Some(names) => match names.get(text) {
-            Some(shared) => Rc::clone(shared),
-            None => {
-                let shared: Rc<str> = Rc::from(text);
-                names.insert(Rc::clone(&shared));
-                shared
-            }
-        },
+        Some(names) => intern(names, text),
         None => Rc::from(text),
     })
+}
+
+/// The text of a name, shared with an equal one in `names` (added there
+/// when new).
+fn intern(names: &mut FxHashSet<Rc<str>>, text: &str) -> Rc<str> {
+    match names.get(text) {
+        Some(shared) => Rc::clone(shared),
+        None => {
+            let shared: Rc<str> = Rc::from(text);
+            names.insert(Rc::clone(&shared));
+            shared
+        }
+    }
 }
 
 fn keyword<'tok, 'src: 'tok, I, E>(word: &'static str) -> impl Parser<'tok, I, (), E> + Clone
@@ -827,4 +967,61 @@ where
         .or_not()
         .then(statement.or_not())
         .map(|(label, statement)| label.into_iter().chain(statement).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What chumsky and [`plain_line`] give for each line of `text`: the
+    /// statements and errors of chumsky, and the hand's statements, if it
+    /// takes the line.
+    fn both(text: &str) -> Vec<(Vec<Line>, usize, Option<Vec<Line>>)> {
+        let file = FileId(3);
+        let (lines, errors) = lexer::lex(file, text);
+        assert!(errors.is_empty(), "{errors:?}");
+        let (mut names, mut by_hand) = (FxHashSet::default(), FxHashSet::default());
+        let _interning = Interning::start(&mut names);
+        let eoi: SimpleSpan = (text.len()..text.len()).into();
+        lines
+            .iter()
+            .map(|line| {
+                let mut diagnostics = Vec::new();
+                let mut parsed = parse_lines(file, &[line], eoi, &mut diagnostics);
+                let mut hand = Vec::new();
+                let taken = plain_line(file, line, &mut by_hand, &mut hand);
+                assert!(taken || hand.is_empty());
+                (
+                    parsed.pop().unwrap_or_default(),
+                    diagnostics.len(),
+                    taken.then_some(hand),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_hand_parses_the_common_shapes_as_chumsky_does() {
+        let text = "block0:          ; block 0\n    construct a, b, a\n  halt\n\
+                    x: mov out, STEP\nl: halt\n  load a, 42\n  jnil a, block0\n\
+                    x: y\n_.q: .r 0x1F, 0b101, 1_000\n";
+        let results = both(text);
+        assert_eq!(results.len(), 9);
+        for (chumsky, errors, hand) in results {
+            assert_eq!(errors, 0);
+            assert_eq!(hand.as_ref(), Some(&chumsky), "{chumsky:?}");
+        }
+    }
+
+    #[test]
+    fn the_hand_leaves_every_other_shape_to_chumsky() {
+        let text = "mov a, b c\nmov a,\nmov , a\nmov a b\nmov f(1)\nmov -1\nmov [1]\n\
+                    reg a\nend\nx: else\nmov a, not\nmov and, a\nx: : y\nmov \"s\"\n\
+                    x: mov a, b + 1\nmov a,, b\nx y: z\nmov a, (b)\n";
+        let results = both(text);
+        assert_eq!(results.len(), 18);
+        for (chumsky, _, hand) in results {
+            assert_eq!(hand, None, "{chumsky:?}");
+        }
+    }
 }

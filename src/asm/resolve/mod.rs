@@ -82,12 +82,38 @@ struct Resolver<'e> {
     /// Constant registers by value (or by expression, for values that need
     /// code).
     constant_by_value: HashMap<ConstantKey, usize>,
+    /// The constant registers of operands that are a lone number or name
+    /// with a value known before layout: found once, not evaluated again
+    /// at every use (the names and constants are all known by then, so an
+    /// equal operand always gives the same register).
+    simple_constants: HashMap<SimpleConstant, usize>,
     /// Ids of the constants' trees: equal trees get equal ids, at a cost in
     /// proportion to their distinct nodes (never their logical size).
     tree_ids: NodeTable,
     /// Every tree given an id: the table knows nodes by address, so they
     /// live as long as it does.
     identified: Vec<Tree>,
+}
+
+/// An operand whose constant register [`Resolver::simple_constants`]
+/// remembers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum SimpleConstant {
+    /// A number (`#42`).
+    Number(u64),
+    /// A constant's or a built-in value's name.
+    Name(Name),
+}
+
+impl SimpleConstant {
+    /// The operand, if it is a lone number or name.
+    fn of(e: &Expr) -> Option<SimpleConstant> {
+        match &e.kind {
+            ExprKind::Number(n) => Some(SimpleConstant::Number(*n)),
+            ExprKind::Name(n) => Some(SimpleConstant::Name(n.clone())),
+            _ => None,
+        }
+    }
 }
 
 /// What makes two constant operands the same register.
@@ -117,6 +143,7 @@ pub fn resolve(
         names: HashMap::default(),
         label_spans: HashMap::default(),
         constant_by_value: HashMap::default(),
+        simple_constants: HashMap::default(),
         tree_ids: NodeTable::default(),
         identified: Vec::new(),
     };

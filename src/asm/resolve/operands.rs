@@ -101,6 +101,20 @@ impl Resolver<'_> {
 
     /// The constant register holding the value of `e`.
     fn constant(&mut self, e: &Expr, chain: &Chain) -> Option<i64> {
+        let simple = SimpleConstant::of(e);
+        if let Some(&register) = simple.as_ref().and_then(|s| self.simple_constants.get(s)) {
+            return Some(register as i64);
+        }
+        let register = self.new_constant(e, chain);
+        if let (Some(simple), Some((register, true))) = (simple, register) {
+            self.simple_constants.insert(simple, register);
+        }
+        register.map(|(register, _)| register as i64)
+    }
+
+    /// [`Resolver::constant`] worked out: the register, and whether the
+    /// value was known before layout.
+    fn new_constant(&mut self, e: &Expr, chain: &Chain) -> Option<(usize, bool)> {
         let early = {
             let registers = |n: &Name| match self.names.get(n) {
                 Some(Symbol::Register(r)) => Some(*r as i64),
@@ -132,8 +146,9 @@ impl Resolver<'_> {
             }
             None => ConstantKey::Expr(expr_key(e)),
         };
+        let known = early.is_some();
         if let Some(&register) = self.constant_by_value.get(&key) {
-            return Some(register as i64);
+            return Some((register, known));
         }
         // Nil needs no register of its own when one can only hold Nil.
         if early.as_ref().is_some_and(Tree::is_nil)
@@ -144,7 +159,7 @@ impl Resolver<'_> {
             })
         {
             self.constant_by_value.insert(key, zero);
-            return Some(zero as i64);
+            return Some((zero, known));
         }
         let c = self.out.constants.len();
         self.out.constants.push(Constant {
@@ -160,7 +175,7 @@ impl Resolver<'_> {
         });
         let register = self.out.registers.len() - 1;
         self.constant_by_value.insert(key, register);
-        Some(register as i64)
+        Some((register, known))
     }
 
     /// Resolves every instruction's operands.
