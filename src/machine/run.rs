@@ -286,7 +286,8 @@ pub fn run_for_with(
 /// registers' sizes added up) per [`ARENA_PER_TICKS`] ticks of the budget:
 /// measured on the benchmark worlds (`docs/performance.md`, "Issue 20,
 /// fifth round"), where loading and unloading a memory of about 550 conses
-/// costs about as much as the arena saves in 720 ticks.
+/// costs about as much as the arena saves in 565 ticks (break-even near
+/// one cons per tick; this keeps a margin).
 const ARENA_CONSES: u64 = 3;
 
 /// See [`ARENA_CONSES`].
