@@ -487,3 +487,25 @@ fn run_capped_loads_and_gives_back_deep_trees_without_recursion() {
     );
     assert_eq!(capped, plain);
 }
+
+#[test]
+fn the_arenas_cache_checks_operands_against_each_memory() {
+    // The same program, with more than one owner (so the arena caches
+    // it), runs in a memory of 4 registers, then fails in one of 3, where
+    // its operand 3 names no register.
+    let program = vec![Instruction::CopyIfNil(1, 3, 2)].encode();
+    let memory = |registers: usize| -> Memory {
+        (0..registers)
+            .map(|i| Register::new(100, if i == 0 { program.clone() } else { Tree::NIL }))
+            .collect()
+    };
+    for _ in 0..2 {
+        let mut four = memory(4);
+        assert_eq!(run_capped(&mut four, 10, u64::MAX), (1, Pause::Halted));
+        let mut three = memory(3);
+        assert_eq!(
+            run_capped(&mut three, 10, u64::MAX),
+            (0, Pause::Failed(MachineError::NoSuchRegister(3)))
+        );
+    }
+}

@@ -198,7 +198,7 @@ struct Spare {
     rooms: Vec<u64>,
     roots: Vec<Ref>,
     forward: Vec<Ref>,
-    dense: Vec<Ref>,
+    scratch: Scratch,
     cache: Cache,
 }
 
@@ -270,8 +270,8 @@ pub(super) struct Arena {
     /// Scratch for collection (kept to reuse its memory; all 0 between
     /// collections).
     forward: Vec<Ref>,
-    /// Scratch for unloading (kept to reuse its memory).
-    dense: Vec<Ref>,
+    /// Scratch for unloading.
+    scratch: Scratch,
     /// The cache (its blocks are the first of `sources.blocks`).
     cache: Cache,
 }
@@ -290,7 +290,7 @@ impl Arena {
             rooms: Vec::new(),
             roots: Vec::new(),
             forward: Vec::new(),
-            dense: Vec::new(),
+            scratch: Scratch::default(),
             cache: Cache::default(),
         });
         spare.cache.prepare(memory.len());
@@ -308,7 +308,7 @@ impl Arena {
             rooms: spare.rooms,
             roots: spare.roots,
             forward: spare.forward,
-            dense: spare.dense,
+            scratch: spare.scratch,
             cache: spare.cache,
         };
         let mut pending = Vec::new();
@@ -499,16 +499,15 @@ impl Arena {
     /// memory's nodes came from: whoever keeps that keeps those trees alive.
     /// The arena's vectors go back to the thread for the next run.
     pub(super) fn unload(mut self, memory: &mut [Register]) -> Sources {
-        let mut dense = std::mem::take(&mut self.dense);
-        dense.clear();
-        dense.resize(self.built() as usize, 0);
-        let mut unloading = Unloading::new(&self.nodes, &self.sources, dense);
+        let scratch = std::mem::take(&mut self.scratch);
+        let mut unloading =
+            Unloading::new(&self.nodes, &self.sources, scratch, self.built() as usize);
         for ((register, &tree), &root) in memory.iter_mut().zip(&self.trees).zip(&self.roots) {
             if tree != root {
                 register.contents = unloading.tree(tree);
             }
         }
-        let dense = unloading.dense;
+        let scratch = unloading.into_scratch();
         self.trees.clear();
         self.rooms.clear();
         self.roots.clear();
@@ -521,7 +520,7 @@ impl Arena {
             rooms: self.rooms,
             roots: self.roots,
             forward: self.forward,
-            dense,
+            scratch,
             cache: self.cache,
         }));
         self.sources
@@ -696,11 +695,8 @@ impl Arena {
 struct Unloading<'a> {
     nodes: &'a [Node],
     sources: &'a Sources,
-    /// For the run's first nodes, by index above `sources.loaded`: 0, or
-    /// one more than the place of the node's tree in `made`.
-    dense: Vec<Ref>,
-    /// The trees of the nodes of `dense` built so far.
-    made: Vec<Tree>,
+    /// Its vectors.
+    scratch: Scratch,
     /// The trees of the other nodes built so far: the run's nodes above
     /// those of `built`, and the memory's nodes built as new trees when
     /// walking down to their own would take too long.
@@ -708,27 +704,48 @@ struct Unloading<'a> {
     /// The steps left for walking down copied trees: as many as the memory
     /// has nodes, so that unloading takes time linear in the arena.
     steps: u64,
-    /// Scratch: (node, whether its children are built), and the trees
-    /// waiting for their parent.
+}
+
+/// The vectors of an [`Unloading`], kept from one run to the next (empty
+/// between them, `dense` all 0).
+#[derive(Default)]
+struct Scratch {
+    /// For the run's first nodes, by index above [`Sources::loaded`]: 0,
+    /// or one more than the place of the node's tree in `made`.
+    dense: Vec<Ref>,
+    /// The trees of the nodes of `dense` built so far.
+    made: Vec<Tree>,
+    /// (node, whether its children are built), and the trees waiting for
+    /// their parent.
     work: Vec<(Ref, bool)>,
     done: Vec<Tree>,
 }
 
 impl<'a> Unloading<'a> {
     /// Ready to build trees of the nodes, finding those of the run's
-    /// first `dense.len()` nodes through `dense` (all 0), the rest in a
-    /// map.
-    fn new(nodes: &'a [Node], sources: &'a Sources, dense: Vec<Ref>) -> Unloading<'a> {
+    /// first `dense` nodes through [`Scratch::dense`], the rest in a map.
+    fn new(
+        nodes: &'a [Node],
+        sources: &'a Sources,
+        mut scratch: Scratch,
+        dense: usize,
+    ) -> Unloading<'a> {
+        scratch.dense.resize(dense, 0);
         Unloading {
             nodes,
             sources,
-            dense,
-            made: Vec::new(),
+            scratch,
             rebuilt: FxHashMap::default(),
             steps: sources.loaded as u64,
-            work: Vec::new(),
-            done: Vec::new(),
         }
+    }
+
+    /// The vectors, emptied.
+    fn into_scratch(self) -> Scratch {
+        let mut scratch = self.scratch;
+        scratch.dense.clear();
+        scratch.made.clear();
+        scratch
     }
 
     /// The tree of node `index`, if it is known without building it.
@@ -737,9 +754,9 @@ impl<'a> Unloading<'a> {
             return Some(Tree::NIL);
         }
         match (index as usize).checked_sub(self.sources.loaded + 1) {
-            Some(k) if k < self.dense.len() => match self.dense[k] {
+            Some(k) if k < self.scratch.dense.len() => match self.scratch.dense[k] {
                 0 => None,
-                place => self.made.get(place as usize - 1).cloned(),
+                place => self.scratch.made.get(place as usize - 1).cloned(),
             },
             Some(_) => self.rebuilt.get(&index).cloned(),
             None => match self.rebuilt.get(&index) {
@@ -752,9 +769,9 @@ impl<'a> Unloading<'a> {
     /// Notes the tree built for node `index`.
     fn remember(&mut self, index: Ref, tree: &Tree) {
         match (index as usize).checked_sub(self.sources.loaded + 1) {
-            Some(k) if k < self.dense.len() => {
-                self.made.push(tree.clone());
-                self.dense[k] = self.made.len() as Ref;
+            Some(k) if k < self.scratch.dense.len() => {
+                self.scratch.made.push(tree.clone());
+                self.scratch.dense[k] = self.scratch.made.len() as Ref;
             }
             _ => {
                 self.rebuilt.insert(index, tree.clone());
@@ -764,24 +781,24 @@ impl<'a> Unloading<'a> {
 
     /// The tree at `root`, children first, without recursion.
     fn tree(&mut self, root: Ref) -> Tree {
-        self.work.push((root, false));
-        while let Some((index, children_done)) = self.work.pop() {
+        self.scratch.work.push((root, false));
+        while let Some((index, children_done)) = self.scratch.work.pop() {
             if children_done {
-                let back = self.done.pop().unwrap_or(Tree::NIL);
-                let front = self.done.pop().unwrap_or(Tree::NIL);
+                let back = self.scratch.done.pop().unwrap_or(Tree::NIL);
+                let front = self.scratch.done.pop().unwrap_or(Tree::NIL);
                 let tree = Tree::cons(front, back);
                 self.remember(index, &tree);
-                self.done.push(tree);
+                self.scratch.done.push(tree);
             } else if let Some(tree) = self.known(index) {
-                self.done.push(tree);
+                self.scratch.done.push(tree);
             } else {
                 let node = self.nodes[index as usize];
-                self.work.push((index, true));
-                self.work.push((node.back, false));
-                self.work.push((node.front, false));
+                self.scratch.work.push((index, true));
+                self.scratch.work.push((node.back, false));
+                self.scratch.work.push((node.front, false));
             }
         }
-        self.done.pop().unwrap_or(Tree::NIL)
+        self.scratch.done.pop().unwrap_or(Tree::NIL)
     }
 }
 
@@ -871,13 +888,15 @@ impl Running<'_> {
             back: rest,
             ..
         } = self.nodes[program as usize];
-        let instruction_tree = Unloading::new(self.nodes, self.sources, Vec::new()).tree(head);
+        let instruction_tree =
+            Unloading::new(self.nodes, self.sources, Scratch::default(), 0).tree(head);
         let decoded = Instruction::decode(&instruction_tree);
         if let Some(memo) = instruction_tree.memo() {
             self.codes[head as usize] = code(memo.get(), self.trees.len());
         }
         let Some(instruction) = decoded else {
-            let program = Unloading::new(self.nodes, self.sources, Vec::new()).tree(program);
+            let program =
+                Unloading::new(self.nodes, self.sources, Scratch::default(), 0).tree(program);
             return Err(MachineError::BadInstruction(program));
         };
         // Register 0 holds the rest of the program before the instruction

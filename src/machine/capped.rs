@@ -45,7 +45,9 @@ pub fn run_capped(memory: &mut [Register], budget: u64, max_nodes: u64) -> (u64,
         return (0, Pause::Halted);
     }
     let mut arena = Arena::load(memory);
-    let mut collect_at = collection_size(arena.size(), max_nodes);
+    // A tick builds at most one node: the run never needs room for more
+    // than its budget.
+    let mut collect_at = collection_size(arena.size(), max_nodes.min(budget));
     arena.reserve(collect_at);
     let mut ticks = 0;
     let ending = loop {
