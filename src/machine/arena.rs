@@ -315,7 +315,8 @@ impl Arena {
             nodes: &mut self.nodes,
             sizes: &mut self.sizes,
             codes: &mut self.codes,
-            top: self.top,
+            // Below 2^32, as the arena's room is (`Arena::reserve`).
+            top: self.top as Ref,
             trees: &mut self.trees,
             rooms: &self.rooms,
             origins: &self.origins,
@@ -355,7 +356,7 @@ impl Arena {
             }
             left -= 1;
         };
-        self.top = running.top;
+        self.top = running.top as usize;
         (budget - left, result)
     }
 }
@@ -412,7 +413,9 @@ struct Running<'a> {
     nodes: &'a mut [Node],
     sizes: &'a mut [u64],
     codes: &'a mut [Code],
-    top: usize,
+    /// A [`Ref`], so that the tick reads a new node's size back from the
+    /// register that wrote it, not from memory.
+    top: Ref,
     trees: &'a mut [Ref],
     rooms: &'a [u64],
     origins: &'a [Tree],
@@ -423,7 +426,7 @@ impl Running<'_> {
     /// only for its size).
     #[inline(always)]
     fn node(&self, tree: Ref) -> &Node {
-        debug_assert!((tree as usize) < self.top);
+        debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= nodes.len()`.
         unsafe { self.nodes.get_unchecked(tree as usize) }
@@ -432,7 +435,7 @@ impl Running<'_> {
     /// The size of a tree of the arena (Nil's is 0).
     #[inline(always)]
     fn size(&self, tree: Ref) -> u64 {
-        debug_assert!((tree as usize) < self.top);
+        debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= sizes.len()`.
         *unsafe { self.sizes.get_unchecked(tree as usize) }
@@ -441,7 +444,7 @@ impl Running<'_> {
     /// The code of a tree of the arena.
     #[inline(always)]
     fn code(&self, tree: Ref) -> &Code {
-        debug_assert!((tree as usize) < self.top);
+        debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= codes.len()`.
         unsafe { self.codes.get_unchecked(tree as usize) }
@@ -535,17 +538,17 @@ impl Store for Running<'_> {
             .saturating_add(self.size(back))
             .saturating_add(1);
         let index = self.top;
-        debug_assert!(index < self.nodes.len());
+        debug_assert!((index as usize) < self.nodes.len());
         // SAFETY: the stretch has room for a node a tick below
         // `nodes.len()`, which is `sizes.len()` and `codes.len()` (the
         // invariant of [`Running`]), and a tick conses at most once.
         unsafe {
-            *self.nodes.get_unchecked_mut(index) = Node { front, back };
-            *self.sizes.get_unchecked_mut(index) = size;
-            *self.codes.get_unchecked_mut(index) = Code::NONE;
+            *self.nodes.get_unchecked_mut(index as usize) = Node { front, back };
+            *self.sizes.get_unchecked_mut(index as usize) = size;
+            *self.codes.get_unchecked_mut(index as usize) = Code::NONE;
         }
         self.top += 1;
-        index as Ref
+        index
     }
 
     #[inline(always)]
