@@ -60,8 +60,10 @@ const PLACEHOLDER: Node = Node {
 /// of its own, so that the tick reads it without unpacking.
 #[derive(Clone, Copy)]
 struct Code {
-    /// 0 when no instruction is known (see [`code`]), else one more than
-    /// its tag (0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`).
+    /// 0 when no instruction is known (see [`code`]), else its tag (0
+    /// `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) plus 1 for
+    /// an instruction that writes no register 0, plus 5 for one that may
+    /// (the tick reads the program back from register 0 after those only).
     tag: u32,
     /// The operands (below [`super::instruction::MAX_OPERAND`], as
     /// memoised), each naming a register.
@@ -83,10 +85,20 @@ impl Code {
 /// register).
 fn code(memo: u64, registers: usize) -> Code {
     match memoised_word(memo, registers) {
-        Some((tag, operands)) => Code {
-            tag: tag as u32 + 1,
-            operands: operands.map(|o| o as u32),
-        },
+        Some((tag, operands)) => {
+            // The operands it writes: Nilify's first, Construct's and
+            // CopyIfNil's third, Deconstruct's second and third.
+            let [a, b, c] = operands;
+            let writes_program = match tag {
+                0 => a == 0,
+                2 => b == 0 || c == 0,
+                _ => c == 0,
+            };
+            Code {
+                tag: tag as u32 + if writes_program { 5 } else { 1 },
+                operands: operands.map(|o| o as u32),
+            }
+        }
         _ => Code::NONE,
     }
 }
@@ -315,6 +327,7 @@ impl Arena {
             nodes: &mut self.nodes,
             sizes: &mut self.sizes,
             codes: &mut self.codes,
+            program: self.trees[0],
             // Below 2^32, as the arena's room is (`Arena::reserve`).
             top: self.top as Ref,
             trees: &mut self.trees,
@@ -327,7 +340,7 @@ impl Arena {
             if left == 0 {
                 break Ok(false);
             }
-            let program = running.get(0);
+            let program = running.program;
             if program == NIL {
                 break Ok(true);
             }
@@ -340,12 +353,15 @@ impl Arena {
             let outcome = if code.tag != 0 {
                 // Register 0 holds the rest of the program before the
                 // instruction runs.
-                *running.tree(0) = rest;
-                execute_parts(
-                    &mut running,
-                    u64::from(code.tag - 1),
-                    code.operands.map(|o| Checked(o as usize)),
-                )
+                running.advance(rest);
+                let operands = code.operands.map(|o| Checked(o as usize));
+                if code.tag <= 4 {
+                    execute_parts(&mut running, u64::from(code.tag - 1), operands)
+                } else {
+                    let outcome = execute_parts(&mut running, u64::from(code.tag - 5), operands);
+                    running.program = running.get(0);
+                    outcome
+                }
             } else {
                 let outcome;
                 (running, outcome) = running.step_decoding();
@@ -410,6 +426,12 @@ fn tree(nodes: &[Node], origins: &[Tree], root: Ref, built: &mut FxHashMap<Ref, 
 ///   is made, any other operand when it is used), and `trees` is not
 ///   empty.
 struct Running<'a> {
+    /// Register 0's tree, which is also in `trees[0]` between ticks: the
+    /// loop's copy in a register, so that the next tick's fetch does not
+    /// wait for the last one's store to come back from memory. Writes go
+    /// to `trees` only; the loop reads register 0 back after an
+    /// instruction that may have written it (its [`Code::tag`] says so).
+    program: Ref,
     nodes: &'a mut [Node],
     sizes: &'a mut [u64],
     codes: &'a mut [Code],
@@ -458,6 +480,14 @@ impl Running<'_> {
         unsafe { self.trees.get_unchecked_mut(slot) }
     }
 
+    /// Puts the rest of the program in register 0 before the instruction
+    /// runs.
+    #[inline(always)]
+    fn advance(&mut self, rest: Ref) {
+        self.program = rest;
+        *self.tree(0) = rest;
+    }
+
     /// A tick of an instruction not memoised (or with an operand that names
     /// no register), the program not Nil: decoded from its tree, which
     /// memoises it. Takes and gives back the running arena whole (instead
@@ -472,7 +502,7 @@ impl Running<'_> {
 
     /// [`Running::step_decoding`]'s work.
     fn decode_and_execute(&mut self) -> Result<(), MachineError> {
-        let program = self.trees[0];
+        let program = self.program;
         let Node {
             front: head,
             back: rest,
@@ -490,8 +520,10 @@ impl Running<'_> {
         };
         // Register 0 holds the rest of the program before the instruction
         // runs.
-        self.trees[0] = rest;
-        execute_instruction(self, instruction)
+        self.advance(rest);
+        let outcome = execute_instruction(self, instruction);
+        self.program = self.get(0);
+        outcome
     }
 }
 
