@@ -79,8 +79,10 @@ const PLACEHOLDER: Node = Node {
 /// of its own, so that the tick reads it without unpacking.
 #[derive(Clone, Copy)]
 struct Code {
-    /// 0 when no instruction is known (see [`code`]), else one more than
-    /// its tag (0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`).
+    /// 0 when no instruction is known (see [`code`]), else its tag (0
+    /// `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) plus 1 for
+    /// an instruction that writes no register 0, plus 5 for one that may
+    /// (the tick reads the program back from register 0 after those only).
     tag: u32,
     /// The operands (below [`super::instruction::MAX_OPERAND`], as
     /// memoised), each naming a register.
@@ -112,10 +114,20 @@ fn loaded_node(tree: &Tree, front: Ref, back: Ref, registers: usize) -> (Node, u
 /// register).
 fn code(memo: u64, registers: usize) -> Code {
     match memoised_word(memo, registers) {
-        Some((tag, operands)) => Code {
-            tag: tag as u32 + 1,
-            operands: operands.map(|o| o as u32),
-        },
+        Some((tag, operands)) => {
+            // The operands it writes: Nilify's first, Construct's and
+            // CopyIfNil's third, Deconstruct's second and third.
+            let [a, b, c] = operands;
+            let writes_program = match tag {
+                0 => a == 0,
+                2 => b == 0 || c == 0,
+                _ => c == 0,
+            };
+            Code {
+                tag: tag as u32 + if writes_program { 5 } else { 1 },
+                operands: operands.map(|o| o as u32),
+            }
+        }
         _ => Code::NONE,
     }
 }
@@ -644,7 +656,9 @@ impl Arena {
             nodes: &mut self.nodes,
             sizes: &mut self.sizes,
             codes: &mut self.codes,
-            top: self.top,
+            program: self.trees[0],
+            // Below 2^32, as the arena's room is (`Arena::reserve`).
+            top: self.top as Ref,
             trees: &mut self.trees,
             rooms: &self.rooms,
             sources: &self.sources,
@@ -655,7 +669,7 @@ impl Arena {
             if left == 0 {
                 break Ok(false);
             }
-            let program = running.get(0);
+            let program = running.program;
             if program == NIL {
                 break Ok(true);
             }
@@ -668,12 +682,15 @@ impl Arena {
             let outcome = if code.tag != 0 {
                 // Register 0 holds the rest of the program before the
                 // instruction runs.
-                *running.tree(0) = rest;
-                execute_parts(
-                    &mut running,
-                    u64::from(code.tag - 1),
-                    code.operands.map(|o| Checked(o as usize)),
-                )
+                running.advance(rest);
+                let operands = code.operands.map(|o| Checked(o as usize));
+                if code.tag <= 4 {
+                    execute_parts(&mut running, u64::from(code.tag - 1), operands)
+                } else {
+                    let outcome = execute_parts(&mut running, u64::from(code.tag - 5), operands);
+                    running.program = running.get(0);
+                    outcome
+                }
             } else {
                 let outcome;
                 (running, outcome) = running.step_decoding();
@@ -684,7 +701,7 @@ impl Arena {
             }
             left -= 1;
         };
-        self.top = running.top;
+        self.top = running.top as usize;
         (budget - left, result)
     }
 }
@@ -822,10 +839,18 @@ impl<'a> Unloading<'a> {
 ///   is made, any other operand when it is used), and `trees` is not
 ///   empty.
 struct Running<'a> {
+    /// Register 0's tree, which is also in `trees[0]` between ticks: the
+    /// loop's copy in a register, so that the next tick's fetch does not
+    /// wait for the last one's store to come back from memory. Writes go
+    /// to `trees` only; the loop reads register 0 back after an
+    /// instruction that may have written it (its [`Code::tag`] says so).
+    program: Ref,
     nodes: &'a mut [Node],
     sizes: &'a mut [u64],
     codes: &'a mut [Code],
-    top: usize,
+    /// A [`Ref`], so that the tick reads a new node's size back from the
+    /// register that wrote it, not from memory.
+    top: Ref,
     trees: &'a mut [Ref],
     rooms: &'a [u64],
     sources: &'a Sources,
@@ -836,7 +861,7 @@ impl Running<'_> {
     /// only for its size).
     #[inline(always)]
     fn node(&self, tree: Ref) -> &Node {
-        debug_assert!((tree as usize) < self.top);
+        debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= nodes.len()`.
         unsafe { self.nodes.get_unchecked(tree as usize) }
@@ -845,7 +870,7 @@ impl Running<'_> {
     /// The size of a tree of the arena (Nil's is 0).
     #[inline(always)]
     fn size(&self, tree: Ref) -> u64 {
-        debug_assert!((tree as usize) < self.top);
+        debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= sizes.len()`.
         *unsafe { self.sizes.get_unchecked(tree as usize) }
@@ -854,7 +879,7 @@ impl Running<'_> {
     /// The code of a tree of the arena.
     #[inline(always)]
     fn code(&self, tree: Ref) -> &Code {
-        debug_assert!((tree as usize) < self.top);
+        debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= codes.len()`.
         unsafe { self.codes.get_unchecked(tree as usize) }
@@ -866,6 +891,14 @@ impl Running<'_> {
         debug_assert!(slot < self.trees.len());
         // SAFETY: `slot < trees.len()` (the invariant).
         unsafe { self.trees.get_unchecked_mut(slot) }
+    }
+
+    /// Puts the rest of the program in register 0 before the instruction
+    /// runs.
+    #[inline(always)]
+    fn advance(&mut self, rest: Ref) {
+        self.program = rest;
+        *self.tree(0) = rest;
     }
 
     /// A tick of an instruction not memoised (or with an operand that names
@@ -882,7 +915,7 @@ impl Running<'_> {
 
     /// [`Running::step_decoding`]'s work.
     fn decode_and_execute(&mut self) -> Result<(), MachineError> {
-        let program = self.trees[0];
+        let program = self.program;
         let Node {
             front: head,
             back: rest,
@@ -901,8 +934,10 @@ impl Running<'_> {
         };
         // Register 0 holds the rest of the program before the instruction
         // runs.
-        self.trees[0] = rest;
-        execute_instruction(self, instruction)
+        self.advance(rest);
+        let outcome = execute_instruction(self, instruction);
+        self.program = self.get(0);
+        outcome
     }
 }
 
@@ -949,17 +984,17 @@ impl Store for Running<'_> {
             .saturating_add(self.size(back))
             .saturating_add(1);
         let index = self.top;
-        debug_assert!(index < self.nodes.len());
+        debug_assert!((index as usize) < self.nodes.len());
         // SAFETY: the stretch has room for a node a tick below
         // `nodes.len()`, which is `sizes.len()` and `codes.len()` (the
         // invariant of [`Running`]), and a tick conses at most once.
         unsafe {
-            *self.nodes.get_unchecked_mut(index) = Node { front, back };
-            *self.sizes.get_unchecked_mut(index) = size;
-            *self.codes.get_unchecked_mut(index) = Code::NONE;
+            *self.nodes.get_unchecked_mut(index as usize) = Node { front, back };
+            *self.sizes.get_unchecked_mut(index as usize) = size;
+            *self.codes.get_unchecked_mut(index as usize) = Code::NONE;
         }
         self.top += 1;
-        index as Ref
+        index
     }
 
     #[inline(always)]
