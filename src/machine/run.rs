@@ -285,14 +285,16 @@ pub fn run_for_with(
 /// unloading it when the memory has at most this many conses (its
 /// registers' sizes added up) per [`ARENA_PER_TICKS`] ticks of the budget:
 /// measured on the benchmark worlds (`docs/performance.md`, "Issue 20,
-/// fifth round"): with the arena's tick at about 32 instructions against
-/// the plain trees' 90, the large world's robots (about 550 conses, 500
-/// ticks a step) run 22% cheaper in the arena, loading and unloading
-/// included.
-const ARENA_CONSES: u64 = 2;
+/// fifth round"): the small world's robots (about 550 conses, 1,000 ticks
+/// a step) run in the arena; the large world's (the same memories, 500
+/// ticks) take 22% fewer instructions there but more processor time
+/// (median of 15 runs 101 ms against 78 ms on plain trees: the copies and
+/// the cache touch more memory than the ticks save), so they stay on
+/// plain trees.
+const ARENA_CONSES: u64 = 3;
 
 /// See [`ARENA_CONSES`].
-const ARENA_PER_TICKS: u64 = 1;
+const ARENA_PER_TICKS: u64 = 4;
 
 /// Whether a run of `budget` ticks pays for loading `memory` into the
 /// machine-private arena ([`super::arena`]) and unloading it: every
