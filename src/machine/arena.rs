@@ -200,20 +200,6 @@ impl Sources {
     }
 }
 
-/// The arena's vectors between runs (empty, their memory kept), and the
-/// cache of shared trees.
-struct Spare {
-    nodes: Vec<Node>,
-    sizes: Vec<u64>,
-    codes: Vec<Code>,
-    trees: Vec<Ref>,
-    rooms: Vec<u64>,
-    roots: Vec<Ref>,
-    forward: Vec<Ref>,
-    scratch: Scratch,
-    cache: Cache,
-}
-
 /// The trees with more than one owner (a program and its code blocks,
 /// shared between registers and robots, the rest of a program from an
 /// instruction on) that earlier runs of this thread copied, kept in the
@@ -252,8 +238,9 @@ impl Cache {
 }
 
 thread_local! {
-    /// This thread's [`Spare`], while no arena is loaded.
-    static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
+    /// This thread's arena while none is loaded: its vectors (empty but
+    /// the nodes, their memory kept) and the cache of shared trees.
+    static SPARE: Cell<Option<Arena>> = const { Cell::new(None) };
 }
 
 /// A running memory in an arena.
@@ -294,10 +281,12 @@ impl Arena {
     /// the cache or copied into it; the others are copied or converted
     /// above it, for this run only.
     pub(super) fn load(memory: &[Register]) -> Arena {
-        let mut spare = SPARE.take().unwrap_or_else(|| Spare {
+        let mut arena = SPARE.take().unwrap_or_else(|| Arena {
             nodes: vec![PLACEHOLDER],
             sizes: vec![0],
             codes: vec![Code::NONE],
+            top: 1,
+            sources: Sources::default(),
             trees: Vec::new(),
             rooms: Vec::new(),
             roots: Vec::new(),
@@ -305,23 +294,12 @@ impl Arena {
             scratch: Scratch::default(),
             cache: Cache::default(),
         });
-        spare.cache.prepare(memory.len());
-        let mut arena = Arena {
-            nodes: spare.nodes,
-            sizes: spare.sizes,
-            codes: spare.codes,
-            top: spare.cache.kept.len(),
-            sources: Sources {
-                kept: std::mem::take(&mut spare.cache.kept),
-                blocks: Vec::with_capacity(memory.len()),
-                ..Sources::default()
-            },
-            trees: spare.trees,
-            rooms: spare.rooms,
-            roots: spare.roots,
-            forward: spare.forward,
-            scratch: spare.scratch,
-            cache: spare.cache,
+        arena.cache.prepare(memory.len());
+        arena.top = arena.cache.kept.len();
+        arena.sources = Sources {
+            kept: std::mem::take(&mut arena.cache.kept),
+            blocks: Vec::with_capacity(memory.len()),
+            ..Sources::default()
         };
         let mut pending = Vec::new();
         // First the cached trees, so that the cache's nodes stay below the
@@ -519,23 +497,14 @@ impl Arena {
                 register.contents = unloading.tree(tree);
             }
         }
-        let scratch = unloading.into_scratch();
+        self.scratch = unloading.into_scratch();
         self.trees.clear();
         self.rooms.clear();
         self.roots.clear();
-        self.cache.kept = std::mem::take(&mut self.sources.kept);
-        SPARE.set(Some(Spare {
-            nodes: self.nodes,
-            sizes: self.sizes,
-            codes: self.codes,
-            trees: self.trees,
-            rooms: self.rooms,
-            roots: self.roots,
-            forward: self.forward,
-            scratch,
-            cache: self.cache,
-        }));
-        self.sources
+        let mut sources = std::mem::take(&mut self.sources);
+        self.cache.kept = std::mem::take(&mut sources.kept);
+        SPARE.set(Some(self));
+        sources
     }
 
     /// The nodes in use (with Nil's placeholder).
