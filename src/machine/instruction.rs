@@ -53,29 +53,57 @@ impl Decode for Instruction {
     }
 }
 
+/// A memoised instruction whose operands all name registers of the memory
+/// it runs in: what [`memoised_code`] reads in a memo word.
+#[derive(Clone, Copy)]
+pub(super) struct Code {
+    /// 0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`.
+    pub(super) tag: u64,
+    /// Whether it may write register 0 (the program): `Nilify`'s first
+    /// operand, `Construct`'s or `CopyIfNil`'s third, or `Deconstruct`'s
+    /// second or third is 0.
+    pub(super) writes_program: bool,
+    /// The operands (`Nilify` has one, the others 0).
+    pub(super) operands: [usize; 3],
+}
+
 /// What [`Instruction::decode`] memoised in an instruction node, when
-/// every operand names a register of a memory of `registers` registers:
-/// its tag (0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) and
-/// its operands (`Nilify` has one, the others 0). `None` when nothing
-/// valid is memoised (not decoded yet, invalid, or an operand of
-/// [`MAX_OPERAND`] or more) or an operand names no register. One
-/// comparison decides, on the largest operand the word keeps.
+/// every operand names a register of a memory of `registers` registers.
+/// `None` when nothing valid is memoised (not decoded yet, invalid, or an
+/// operand of [`MAX_OPERAND`] or more), an operand names no register, or
+/// `head` is Nil.
 #[inline(always)]
-pub(super) fn memoised(head: &Tree, registers: usize) -> Option<(u64, [usize; 3])> {
-    memoised_word(head.memo()?.get(), registers)
+pub(super) fn memoised(head: &Tree, registers: usize) -> Option<Code> {
+    memoised_code(head.memo_word(), registers)
 }
 
 /// [`memoised`] of a memo word as it is stored (in a tree's node or in the
-/// machine's arena).
+/// machine's arena). One comparison decides, on the largest operand the
+/// word keeps.
 #[inline(always)]
-pub(super) fn memoised_word(word: u64, registers: usize) -> Option<(u64, [usize; 3])> {
+fn memoised_code(word: u64, registers: usize) -> Option<Code> {
     // One more than the largest operand, 0 unless the word is valid: a word
     // that is not wraps to above any length.
     if (word >> LARGEST_SHIFT).wrapping_sub(1) >= registers as u64 {
         return None;
     }
-    let operand = |k: u32| ((word >> (4 + k * OPERAND_BITS)) & OPERAND_MASK) as usize;
-    Some(((word >> 2) & 3, [operand(0), operand(1), operand(2)]))
+    Some(Code {
+        tag: (word >> TAG_SHIFT) & 3,
+        writes_program: word & WRITES_PROGRAM != 0,
+        operands: [0, 1, 2].map(|k| operand(word, k) as usize),
+    })
+}
+
+/// [`memoised`] of a memo word as it is stored: its tag and operands.
+#[inline(always)]
+pub(super) fn memoised_word(word: u64, registers: usize) -> Option<(u64, [usize; 3])> {
+    memoised_code(word, registers).map(|code| (code.tag, code.operands))
+}
+
+/// The `k`-th operand field of a memo word.
+#[inline(always)]
+fn operand(word: u64, k: u32) -> u64 {
+    (word >> (k * OPERAND_BITS)) & OPERAND_MASK
 }
 
 fn decode_uncached(tree: &Tree) -> Option<Instruction> {
@@ -92,9 +120,12 @@ fn decode_uncached(tree: &Tree) -> Option<Instruction> {
 
 /// The decode result as stored in a node's memo word.
 ///
-/// Layout: bits 0-1 state (0 unknown, 1 invalid, 2 valid), bits 2-3 the
-/// instruction tag, then three unsigned 16-bit operands, and in bits 52 to
-/// 63 one more than the largest operand (0 in a word that is not valid).
+/// Layout: three unsigned 16-bit operands in bits 0-15, 16-31 and 32-47
+/// (each a half-word of its own, so that reading one is one instruction),
+/// the instruction tag in bits 48-49, in bit 50 whether the instruction
+/// may write register 0 (see [`Code::writes_program`]), and in bits 52 to
+/// 63 one more than the largest operand. A word that is not valid has 0
+/// there: 0 is unknown, and [`INVALID`] (bit 51 alone) invalid.
 /// Instructions with a negative operand or one of [`MAX_OPERAND`] or more
 /// stay "unknown" and are decoded every time.
 enum Memo {
@@ -105,8 +136,14 @@ enum Memo {
 
 const OPERAND_BITS: u32 = 16;
 const OPERAND_MASK: u64 = (1 << OPERAND_BITS) - 1;
+/// Where the memo word keeps the instruction's tag.
+const TAG_SHIFT: u32 = 3 * OPERAND_BITS;
+/// The memo word's bit for an instruction that may write register 0.
+const WRITES_PROGRAM: u64 = 1 << (TAG_SHIFT + 2);
+/// The memo word of an instruction that does not decode.
+const INVALID: u64 = 1 << (TAG_SHIFT + 3);
 /// Where the memo word keeps one more than its largest operand.
-const LARGEST_SHIFT: u32 = 52;
+const LARGEST_SHIFT: u32 = TAG_SHIFT + 4;
 /// Operands below this are memoised (their largest plus one fits the
 /// word's top 12 bits).
 pub(super) const MAX_OPERAND: i64 = (1 << (64 - LARGEST_SHIFT)) - 1;
@@ -114,40 +151,40 @@ pub(super) const MAX_OPERAND: i64 = (1 << (64 - LARGEST_SHIFT)) - 1;
 impl Memo {
     #[inline(always)]
     fn read(word: u64) -> Memo {
-        match word & 3 {
-            1 => Memo::Invalid,
-            2 => {
-                let a = ((word >> 4) & OPERAND_MASK) as i64;
-                let b = ((word >> (4 + OPERAND_BITS)) & OPERAND_MASK) as i64;
-                let c = ((word >> (4 + 2 * OPERAND_BITS)) & OPERAND_MASK) as i64;
-                Memo::Valid(match (word >> 2) & 3 {
-                    0 => Instruction::Nilify(a),
-                    1 => Instruction::Construct(a, b, c),
-                    2 => Instruction::Deconstruct(a, b, c),
-                    _ => Instruction::CopyIfNil(a, b, c),
-                })
-            }
-            _ => Memo::Unknown,
+        if word >> LARGEST_SHIFT == 0 {
+            return if word == INVALID {
+                Memo::Invalid
+            } else {
+                Memo::Unknown
+            };
         }
+        let [a, b, c] = [0, 1, 2].map(|k| operand(word, k) as i64);
+        Memo::Valid(match (word >> TAG_SHIFT) & 3 {
+            0 => Instruction::Nilify(a),
+            1 => Instruction::Construct(a, b, c),
+            2 => Instruction::Deconstruct(a, b, c),
+            _ => Instruction::CopyIfNil(a, b, c),
+        })
     }
 
     fn write(decoded: Option<Instruction>) -> u64 {
         let Some(instruction) = decoded else {
-            return 1;
+            return INVALID;
         };
-        let (tag, operands) = match instruction {
-            Instruction::Nilify(a) => (0, [a, 0, 0]),
-            Instruction::Construct(a, b, c) => (1, [a, b, c]),
-            Instruction::Deconstruct(a, b, c) => (2, [a, b, c]),
-            Instruction::CopyIfNil(a, b, c) => (3, [a, b, c]),
+        let (tag, operands, writes_program) = match instruction {
+            Instruction::Nilify(a) => (0, [a, 0, 0], a == 0),
+            Instruction::Construct(a, b, c) => (1, [a, b, c], c == 0),
+            Instruction::Deconstruct(a, b, c) => (2, [a, b, c], b == 0 || c == 0),
+            Instruction::CopyIfNil(a, b, c) => (3, [a, b, c], c == 0),
         };
         if operands.iter().any(|&x| !(0..MAX_OPERAND).contains(&x)) {
             return 0;
         }
         let largest = operands.iter().max().map_or(0, |&x| x as u64);
+        let flags = if writes_program { WRITES_PROGRAM } else { 0 };
         operands.iter().enumerate().fold(
-            2 | (tag << 2) | ((largest + 1) << LARGEST_SHIFT),
-            |word, (k, &x)| word | ((x as u64) << (4 + k as u32 * OPERAND_BITS)),
+            (tag << TAG_SHIFT) | flags | ((largest + 1) << LARGEST_SHIFT),
+            |word, (k, &x)| word | ((x as u64) << (k as u32 * OPERAND_BITS)),
         )
     }
 }

@@ -7,6 +7,7 @@ use super::store::{Checked, Store, execute_instruction, execute_parts};
 use super::{Instruction, MachineError, Register, run_capped};
 use crate::encoding::Decode;
 use crate::tree::{SpineCursor, Tree};
+use std::mem::ManuallyDrop;
 
 /// The ticks a processor with a negative speed gets per run.
 ///
@@ -45,39 +46,104 @@ pub struct RunReport {
     pub halted: bool,
 }
 
-/// A memory while it runs: register 0's contents live in a cursor, so that
-/// popping an instruction is a pointer move. With `WATCH`, writes that put
-/// another tree in a register but the program are noted in `changed`
-/// (for [`Watch`]).
+/// A memory while it runs. Register 0's tree is held by a cursor along its
+/// right spine, so that popping an instruction is a pointer move, and
+/// register 0's contents are a copy of the cursor's position that owns
+/// nothing, so that every register is read alike. With `WATCH`, writes
+/// that put another tree in a register but the program are noted in
+/// `changed` (for [`Watch`]).
+///
+/// The invariant, on which the unchecked reads and the copy rest: `memory`
+/// is not empty (or the `Running` is [`Running::idle`]); `memory[0]`'s
+/// contents are the very pointer of `program`'s position, counted by
+/// nobody, replaced without being dropped, and given back owned when the
+/// `Running` is dropped; and a register index that reaches the [`Store`]
+/// methods is below the memory's length (an operand is checked against it
+/// when its code is memoised, [`memoised`], or when it is used).
 pub(super) struct Running<'m, const WATCH: bool> {
     program: SpineCursor,
     memory: &'m mut [Register],
     changed: bool,
 }
 
+impl<const WATCH: bool> Drop for Running<'_, WATCH> {
+    /// Puts register 0's tree back, owned, in place of the copy.
+    fn drop(&mut self) {
+        let Some(register) = self.memory.first_mut() else {
+            return;
+        };
+        let program = std::mem::replace(&mut self.program, SpineCursor::new(Tree::NIL));
+        std::mem::forget(std::mem::replace(
+            &mut register.contents,
+            program.into_current(),
+        ));
+    }
+}
+
 impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// Starts running; `memory` must not be empty.
     pub(super) fn new(memory: &'m mut [Register]) -> Running<'m, WATCH> {
         let program = SpineCursor::new(std::mem::take(&mut memory[0].contents));
-        Running {
+        let mut running = Running {
             program,
             memory,
+            changed: false,
+        };
+        running.mirror();
+        running
+    }
+
+    /// A `Running` of no memory, which dropping leaves alone: what a
+    /// running memory leaves behind while [`Running::run`] has it.
+    fn idle() -> Running<'m, WATCH> {
+        Running {
+            program: SpineCursor::new(Tree::NIL),
+            memory: &mut [],
             changed: false,
         }
     }
 
     /// Puts register 0's contents back.
     pub(super) fn stop(self) {
-        self.memory[0].contents = self.program.into_current();
+        drop(self);
+    }
+
+    /// Puts a copy of the program's position in register 0, in place of
+    /// the copy there (not dropped: it owns nothing).
+    #[inline(always)]
+    fn mirror(&mut self) {
+        debug_assert!(!self.memory.is_empty());
+        // SAFETY: the cursor's anchor owns the position's node, and the
+        // copy in register 0 is replaced before the anchor changes and is
+        // never dropped (the invariant of `Running`); register 0 exists.
+        unsafe {
+            let position = self.program.current().alias();
+            let slot = &mut self.memory.get_unchecked_mut(0).contents;
+            std::mem::forget(std::mem::replace(slot, ManuallyDrop::into_inner(position)));
+        }
+    }
+
+    /// Empties register 0 (its copy of the program's position is
+    /// forgotten) until the next [`Running::mirror`].
+    fn hide_program(&mut self) {
+        std::mem::forget(std::mem::take(&mut self.memory[0].contents));
+    }
+
+    /// Moves the program past the instruction at its head: register 0
+    /// holds the rest of the program before the instruction runs (no limit
+    /// check: the rest is smaller than what was there).
+    #[inline(always)]
+    fn advance(&mut self) {
+        self.program.advance();
+        self.mirror();
     }
 
     /// The tree in register `slot` (below the memory's length).
     #[inline(always)]
     fn tree(&self, slot: usize) -> &Tree {
-        match slot {
-            0 => self.program.current(),
-            i => &self.memory[i].contents,
-        }
+        debug_assert!(slot < self.memory.len());
+        // SAFETY: `slot` is below the memory's length (the invariant).
+        unsafe { &self.memory.get_unchecked(slot).contents }
     }
 
     /// Pops the next instruction off register 0, or `None` when the program
@@ -90,29 +156,52 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
         let Some(instruction) = Instruction::decode(head) else {
             return Err(MachineError::BadInstruction(self.program.current().clone()));
         };
-        // Register 0 holds the rest of the program before the instruction
-        // runs (no limit check: the rest is smaller than what was there).
-        self.program.advance();
+        self.advance();
         Ok(Some(instruction))
     }
 
     /// One tick: `Ok(false)` when the program is Nil (nothing ran). An
     /// instruction whose decoding is memoised with operands that all name
     /// registers runs without decoding or checking them again; any other
-    /// is decoded and checked as the report does.
+    /// is decoded and checked as the report does. Takes and gives back the
+    /// running memory whole (instead of a reference to it), so that the
+    /// loops keep it in registers.
     #[inline(always)]
-    fn step(&mut self) -> Result<bool, MachineError> {
+    fn step(mut self) -> (Self, Result<bool, MachineError>) {
         let Some(head) = self.program.current().front() else {
-            return Ok(false);
+            return (self, Ok(false));
         };
-        if let Some((tag, operands)) = memoised(head, self.memory.len()) {
-            self.program.advance();
-            return execute_parts(self, tag, operands.map(Checked)).map(|()| true);
-        }
-        match self.fetch()? {
-            Some(instruction) => execute_instruction(self, instruction).map(|()| true),
-            None => Ok(false),
-        }
+        let outcome = match memoised(head, self.memory.len()) {
+            Some(code) => {
+                self.advance();
+                let operands = code.operands.map(Checked);
+                if code.writes_program {
+                    execute_parts(&mut self, code.tag, operands)
+                } else {
+                    execute_parts(&mut Body(&mut self), code.tag, operands)
+                }
+            }
+            None => {
+                let outcome;
+                (self, outcome) = self.step_decoding();
+                outcome
+            }
+        };
+        (self, outcome.map(|()| true))
+    }
+
+    /// A tick of an instruction not memoised (or with an operand that names
+    /// no register), the program not Nil: decoded, which memoises it, and
+    /// checked as the report does.
+    #[cold]
+    #[inline(never)]
+    fn step_decoding(mut self) -> (Self, Result<(), MachineError>) {
+        let outcome = match self.fetch() {
+            Ok(Some(instruction)) => execute_instruction(&mut self, instruction),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        (self, outcome)
     }
 
     /// Up to `budget` ticks: the ticks executed, and whether the program
@@ -120,15 +209,41 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// (not counted).
     #[inline(always)]
     pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
-        let mut ticks = 0;
-        while ticks < budget {
-            match self.step() {
-                Ok(true) => ticks += 1,
-                Ok(false) => return (ticks, Ok(true)),
-                Err(e) => return (ticks, Err(e)),
+        let mut running = std::mem::replace(self, Running::idle());
+        // Counted down: one instruction fewer a tick than counting up.
+        let mut left = budget;
+        let result = loop {
+            if left == 0 {
+                break Ok(false);
             }
+            let outcome;
+            (running, outcome) = running.step();
+            match outcome {
+                Ok(true) => left -= 1,
+                Ok(false) => break Ok(true),
+                Err(e) => break Err(e),
+            }
+        };
+        *self = running;
+        (budget - left, result)
+    }
+
+    /// Puts `tree` in register `slot`, not 0, if it fits the register's
+    /// limit. With `WATCH`, a write that puts another tree there is noted
+    /// in `changed`.
+    #[inline(always)]
+    fn write_register(&mut self, slot: usize, tree: Tree) -> bool {
+        debug_assert!(slot != 0 && slot < self.memory.len());
+        // SAFETY: `slot` is below the memory's length (the invariant).
+        let register = unsafe { self.memory.get_unchecked_mut(slot) };
+        if !tree.fits(register.limit) {
+            return false;
         }
-        (ticks, Ok(false))
+        if WATCH && !register.contents.ptr_eq(&tree) {
+            self.changed = true;
+        }
+        register.contents = tree;
+        true
     }
 }
 
@@ -163,26 +278,65 @@ impl<const WATCH: bool> Store for Running<'_, WATCH> {
 
     #[inline(always)]
     fn cons(&mut self, front: Tree, back: Tree) -> Tree {
-        Tree::cons(front, back)
+        Tree::cons_inline(front, back)
     }
 
-    /// With `WATCH`, a write that puts another tree in a register but the
-    /// program is noted in `changed`.
+    /// A write to register 0 starts the program over at the tree written.
     #[inline(always)]
     fn write(&mut self, slot: usize, tree: Tree) -> bool {
-        let register = &mut self.memory[slot];
-        if !tree.fits(register.limit) {
+        if slot != 0 {
+            return self.write_register(slot, tree);
+        }
+        if !tree.fits(self.memory[0].limit) {
             return false;
         }
-        if slot == 0 {
-            self.program.reset(tree);
-        } else {
-            if WATCH && !register.contents.ptr_eq(&tree) {
-                self.changed = true;
-            }
-            register.contents = tree;
-        }
+        self.program.reset(tree);
+        self.mirror();
         true
+    }
+}
+
+/// A running memory as an instruction that writes no register 0 sees it
+/// ([`super::instruction::Code::writes_program`] false): its writes need
+/// not ask whether they write the program.
+struct Body<'r, 'm, const WATCH: bool>(&'r mut Running<'m, WATCH>);
+
+impl<const WATCH: bool> Store for Body<'_, '_, WATCH> {
+    type Tree = Tree;
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline(always)]
+    fn get(&self, slot: usize) -> Tree {
+        self.0.get(slot)
+    }
+
+    #[inline(always)]
+    fn is_nil(&self, slot: usize) -> bool {
+        self.0.is_nil(slot)
+    }
+
+    #[inline(always)]
+    fn split(&self, slot: usize) -> Option<(Tree, Tree)> {
+        self.0.split(slot)
+    }
+
+    #[inline(always)]
+    fn nil(&self) -> Tree {
+        Tree::NIL
+    }
+
+    #[inline(always)]
+    fn cons(&mut self, front: Tree, back: Tree) -> Tree {
+        self.0.cons(front, back)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, slot: usize, tree: Tree) -> bool {
+        self.0.write_register(slot, tree)
     }
 }
 
@@ -199,7 +353,10 @@ impl Running<'_, true> {
                 let (rest, result) = self.run(budget - ticks);
                 return (ticks + rest, result);
             }
-            match self.step() {
+            let running = std::mem::replace(self, Running::idle());
+            let outcome;
+            (*self, outcome) = running.step();
+            match outcome {
                 Ok(true) => ticks += 1,
                 Ok(false) => return (ticks, Ok(true)),
                 Err(e) => return (ticks, Err(e)),
@@ -362,8 +519,14 @@ pub fn run_until(
         if running.program.current().is_nil() {
             break Pause::Halted;
         }
-        if (ticks > 0 || !skip_first) && stop(running.program.current(), running.memory) {
-            break Pause::Stopped;
+        if ticks > 0 || !skip_first {
+            // The test sees register 0 empty, the program apart.
+            running.hide_program();
+            let stopped = stop(running.program.current(), running.memory);
+            running.mirror();
+            if stopped {
+                break Pause::Stopped;
+            }
         }
         let result = running
             .fetch()

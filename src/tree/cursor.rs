@@ -21,7 +21,8 @@ impl SpineCursor {
     /// A cursor at the root of `tree`.
     pub fn new(tree: Tree) -> SpineCursor {
         SpineCursor {
-            at: ManuallyDrop::new(Tree(tree.0)),
+            // SAFETY: `anchor` owns the node while `at` is used.
+            at: unsafe { tree.alias() },
             anchor: tree,
         }
     }
@@ -36,14 +37,16 @@ impl SpineCursor {
     #[inline(always)]
     pub fn advance(&mut self) {
         if let Some(back) = self.at.back() {
-            self.at = ManuallyDrop::new(Tree(back.0));
+            // SAFETY: `back` is on the anchor's spine, which owns it.
+            self.at = unsafe { back.alias() };
         }
     }
 
     /// Starts over at the root of another tree.
     #[inline(always)]
     pub fn reset(&mut self, tree: Tree) {
-        self.at = ManuallyDrop::new(Tree(tree.0));
+        // SAFETY: `tree` becomes the anchor, which owns it.
+        self.at = unsafe { tree.alias() };
         self.anchor = tree;
     }
 

@@ -29,6 +29,7 @@ pub use table::{ForwardNode, NodeTable, trees_from_nodes};
 pub use text::{ParseTreeError, ReadableTree};
 
 use node::Node;
+use std::mem::ManuallyDrop;
 
 /// How many cons nodes this thread has built so far (each [`Tree::cons`]
 /// builds one). The difference over an operation measures the nodes it
@@ -77,6 +78,12 @@ impl Tree {
     /// `Cons front back`, in O(1).
     #[inline]
     pub fn cons(front: Tree, back: Tree) -> Tree {
+        Tree::cons_inline(front, back)
+    }
+
+    /// [`Tree::cons`], always inlined: the machine's tick conses with it.
+    #[inline(always)]
+    pub(crate) fn cons_inline(front: Tree, back: Tree) -> Tree {
         let size = front.size().saturating_add(back.size()).saturating_add(1);
         Tree(Some(node::new_node(front, back, size)))
     }
@@ -154,6 +161,24 @@ impl Tree {
     #[inline]
     pub fn memo(&self) -> Option<&Cell<u64>> {
         self.node().map(|n| &n.memo)
+    }
+
+    /// The memo word's value ([`Tree::memo`]), 0 for `Nil`.
+    #[inline(always)]
+    pub fn memo_word(&self) -> u64 {
+        self.node().map_or(0, |n| n.memo.get())
+    }
+
+    /// A copy of this tree's pointer that owns nothing (no count is
+    /// added): a way to keep a position in a tree that something else
+    /// owns without counting references.
+    ///
+    /// # Safety
+    /// The copy must never be dropped as a [`Tree`] (only forgotten), and
+    /// must not be used once the node's last owner has let it go.
+    #[inline(always)]
+    pub(crate) unsafe fn alias(&self) -> ManuallyDrop<Tree> {
+        ManuallyDrop::new(Tree(self.0))
     }
 
     /// An address that identifies this node while it lives (0 for `Nil`).

@@ -6,9 +6,15 @@
 //! machine's constant consing and unconsing never reaches the global
 //! allocator. The pool counts its live nodes: when the thread ends, its
 //! slabs are returned if no node in them is alive, and otherwise left as
-//! they are, so that a tree kept somewhere destroyed after the pool (another
-//! thread-local) is still released into valid memory. Until then a thread's
-//! memory for nodes is the most it ever had alive at once.
+//! they are, so that a tree kept somewhere destroyed after the pool's guard
+//! (another thread-local) is still released into valid memory. Until then a
+//! thread's memory for nodes is the most it ever had alive at once.
+//!
+//! The pool itself is a thread-local without a destructor, so that reaching
+//! it is one address computation (a thread-local with a destructor is
+//! checked for being alive at every access); returning the slabs is the
+//! work of a second thread-local, [`SlabGuard`], whose destructor is
+//! registered when the first slab is taken.
 //!
 //! Releasing a tree never recurses: when a count drops to zero, the dead node
 //! is threaded onto a list through its own `link` word, and its children are
@@ -54,21 +60,12 @@ struct Pool {
     given: Cell<u64>,
 }
 
-impl Drop for Pool {
-    /// Returns every slab when the thread ends, unless a node in them is
-    /// still alive: then the slabs stay, for that node's owner (a
-    /// thread-local destroyed after the pool) to release it into. Trees are
-    /// `!Send`, so only this thread, which is ending, can reach them.
+/// Returns the thread's slabs when the thread ends (see [`Pool::return_slabs`]).
+struct SlabGuard;
+
+impl Drop for SlabGuard {
     fn drop(&mut self) {
-        if self.taken.get() != self.given.get() {
-            return;
-        }
-        let mut slab = self.slabs.replace(ptr::null_mut());
-        while !slab.is_null() {
-            // SAFETY: every slab on the list came from `Box::into_raw`.
-            let boxed = unsafe { Box::from_raw(slab) };
-            slab = boxed.previous;
-        }
+        POOL.with(Pool::return_slabs);
     }
 }
 
@@ -81,6 +78,7 @@ thread_local! {
             given: Cell::new(0),
         }
     };
+    static GUARD: SlabGuard = const { SlabGuard };
 }
 
 impl Pool {
@@ -98,8 +96,13 @@ impl Pool {
         p
     }
 
+    /// Takes a new slab. The first one registers the guard's destructor,
+    /// which returns the slabs when the thread ends; a slab taken after the
+    /// guard is gone (by another thread-local's destructor) is never
+    /// returned.
     #[cold]
     fn grow(&self) {
+        let _ = GUARD.try_with(|_| ());
         let slab = Box::into_raw(Box::<Slab>::new_uninit()).cast::<Slab>();
         // SAFETY: the slab was just allocated; its link is written first, and
         // threading its nodes onto the free list writes only their `size`
@@ -128,29 +131,45 @@ impl Pool {
         self.free.set(dead);
         self.given.set(self.given.get() + 1);
     }
+
+    /// Returns every slab as the thread ends, unless a node in them is
+    /// still alive: then the slabs stay, for that node's owner (a
+    /// thread-local destroyed after the guard) to release it into. Trees
+    /// are `!Send`, so only this thread, which is ending, can reach them.
+    /// The free list is emptied with them: a node taken later comes from a
+    /// new slab.
+    fn return_slabs(&self) {
+        if self.taken.get() != self.given.get() {
+            return;
+        }
+        self.free.set(ptr::null_mut());
+        let mut slab = self.slabs.replace(ptr::null_mut());
+        while !slab.is_null() {
+            // SAFETY: every slab on the list came from `Box::into_raw`, and
+            // no node in it is alive or on the free list any more.
+            let boxed = unsafe { Box::from_raw(slab) };
+            slab = boxed.previous;
+        }
+    }
 }
 
 /// How many of this thread's nodes are alive now.
 pub(super) fn alive() -> u64 {
-    POOL.try_with(|p| p.taken.get() - p.given.get())
-        .unwrap_or(0)
+    POOL.with(|p| p.taken.get() - p.given.get())
 }
 
 /// How many nodes this thread has built so far.
 pub(super) fn built() -> u64 {
-    POOL.try_with(|p| p.taken.get()).unwrap_or(0)
+    POOL.with(|p| p.taken.get())
 }
 
 /// A new node owned by the caller (count 1).
-#[inline]
+#[inline(always)]
 pub(super) fn new_node(front: Tree, back: Tree, size: u64) -> NonNull<Node> {
-    // After the thread's pool is gone (only while the thread ends), nodes
-    // come from the allocator and are never freed.
-    let p = POOL.try_with(Pool::take).unwrap_or_else(|_| {
-        Box::into_raw(Box::new(std::mem::MaybeUninit::<Node>::uninit())).cast::<Node>()
-    });
+    let p = POOL.with(Pool::take);
     // SAFETY: `p` is valid for writes of a `Node` and holds no live value
-    // (fresh memory, or a dead node whose fields were moved out).
+    // (a node of a slab never used, or a dead node whose fields were moved
+    // out).
     unsafe {
         ptr::write(
             p,
@@ -196,16 +215,35 @@ pub(super) fn release(node: NonNull<Node>) {
 
 /// Frees a node whose count reached zero, and every node that dies with it.
 /// Out of line: the caller's common case (a count that stays above zero)
-/// stays small.
+/// stays small. Most often the node dies alone (its children have other
+/// owners), which takes no loop: the nodes that die with it are freed by
+/// [`free_pending`].
 #[inline(never)]
 fn free_dead(first: *mut Node) {
-    // SAFETY: `first` had count zero: nobody else can reach it. Each node put
-    // on the list below also had its count drop to zero here. A dead node's
-    // children are moved out with `ptr::read` exactly once, and its `size`
-    // word is free to serve as the list link.
+    // SAFETY: `first` had count zero: nobody else can reach it. Its children
+    // are moved out with `ptr::read` exactly once, and it goes back to the
+    // pool after.
     unsafe {
-        (*first).size = 0;
-        let mut pending = first;
+        let front = ptr::read(&(*first).front).into_raw();
+        let back = ptr::read(&(*first).back).into_raw();
+        let pending = release_child(front, ptr::null_mut());
+        let pending = release_child(back, pending);
+        recycle(first);
+        if !pending.is_null() {
+            free_pending(pending);
+        }
+    }
+}
+
+/// Frees the dead nodes on the list that starts at `pending` (linked
+/// through their `size` words), and every node that dies with them.
+#[inline(never)]
+fn free_pending(mut pending: *mut Node) {
+    // SAFETY: every node on the list had its count drop to zero: nobody
+    // else can reach it. A dead node's children are moved out with
+    // `ptr::read` exactly once, and its `size` word is free to serve as the
+    // list link.
+    unsafe {
         while !pending.is_null() {
             let dead = pending;
             pending = (*dead).size as usize as *mut Node;
@@ -239,9 +277,8 @@ unsafe fn release_child(child: Option<NonNull<Node>>, pending: *mut Node) -> *mu
     pending
 }
 
-/// Puts a dead node (fields already moved out) back in the pool. While the
-/// thread ends and its pool is gone, the node is simply left alone.
-#[inline]
+/// Puts a dead node (fields already moved out) back in the pool.
+#[inline(always)]
 fn recycle(dead: *mut Node) {
-    let _ = POOL.try_with(|pool| pool.give(dead));
+    POOL.with(|pool| pool.give(dead));
 }
