@@ -6,7 +6,7 @@ use super::instruction::memoised;
 use super::store::{Checked, Store, execute_instruction, execute_parts};
 use super::{Instruction, MachineError, Register, run_capped};
 use crate::encoding::Decode;
-use crate::tree::{SpineCursor, Tree};
+use crate::tree::Tree;
 use std::mem::ManuallyDrop;
 
 /// The ticks a processor with a negative speed gets per run.
@@ -46,22 +46,23 @@ pub struct RunReport {
     pub halted: bool,
 }
 
-/// A memory while it runs. Register 0's tree is held by a cursor along its
-/// right spine, so that popping an instruction is a pointer move, and
-/// register 0's contents are a copy of the cursor's position that owns
-/// nothing, so that every register is read alike. With `WATCH`, writes
-/// that put another tree in a register but the program are noted in
-/// `changed` (for [`Watch`]).
+/// A memory while it runs. Register 0's tree is held apart (`anchor`),
+/// and the program runs along its right spine: register 0's contents are
+/// the program's position as a copy of its pointer that owns nothing, so
+/// that popping an instruction is a pointer move and every register is
+/// read alike. With `WATCH`, writes that put another tree in a register but
+/// the program are noted in `changed` (for [`Watch`]).
 ///
-/// The invariant, on which the unchecked reads and the copy rest: `memory`
-/// is not empty (or the `Running` is [`Running::idle`]); `memory[0]`'s
-/// contents are the very pointer of `program`'s position, counted by
-/// nobody, replaced without being dropped, and given back owned when the
-/// `Running` is dropped; and a register index that reaches the [`Store`]
-/// methods is below the memory's length (an operand is checked against it
-/// when its code is memoised, [`memoised`], or when it is used).
+/// The invariant, on which the copy and the unchecked reads rest: `memory`
+/// is not empty; register 0's contents are a node on `anchor`'s right spine
+/// (or `anchor` itself), counted by nobody, replaced without being dropped
+/// and given back owned when the `Running` is dropped; and a register index
+/// that reaches the [`Store`] methods is below the memory's length (an
+/// operand is checked against it when its code is memoised, [`memoised`],
+/// or when it is used).
 pub(super) struct Running<'m, const WATCH: bool> {
-    program: SpineCursor,
+    /// What register 0 was last set to (owned).
+    anchor: Tree,
     memory: &'m mut [Register],
     changed: bool,
 }
@@ -69,36 +70,25 @@ pub(super) struct Running<'m, const WATCH: bool> {
 impl<const WATCH: bool> Drop for Running<'_, WATCH> {
     /// Puts register 0's tree back, owned, in place of the copy.
     fn drop(&mut self) {
-        let Some(register) = self.memory.first_mut() else {
-            return;
+        let position = ManuallyDrop::new(std::mem::take(&mut self.memory[0].contents));
+        self.memory[0].contents = if position.ptr_eq(&self.anchor) {
+            std::mem::take(&mut self.anchor)
+        } else {
+            Tree::clone(&position)
         };
-        let program = std::mem::replace(&mut self.program, SpineCursor::new(Tree::NIL));
-        std::mem::forget(std::mem::replace(
-            &mut register.contents,
-            program.into_current(),
-        ));
     }
 }
 
 impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// Starts running; `memory` must not be empty.
     pub(super) fn new(memory: &'m mut [Register]) -> Running<'m, WATCH> {
-        let program = SpineCursor::new(std::mem::take(&mut memory[0].contents));
-        let mut running = Running {
-            program,
-            memory,
-            changed: false,
-        };
-        running.mirror();
-        running
-    }
-
-    /// A `Running` of no memory, which dropping leaves alone: what a
-    /// running memory leaves behind while [`Running::run`] has it.
-    fn idle() -> Running<'m, WATCH> {
+        let anchor = std::mem::take(&mut memory[0].contents);
+        // SAFETY: `anchor` owns the node until the `Running` is dropped,
+        // which replaces the copy without dropping it.
+        memory[0].contents = ManuallyDrop::into_inner(unsafe { anchor.alias() });
         Running {
-            program: SpineCursor::new(Tree::NIL),
-            memory: &mut [],
+            anchor,
+            memory,
             changed: false,
         }
     }
@@ -108,33 +98,90 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
         drop(self);
     }
 
-    /// Puts a copy of the program's position in register 0, in place of
-    /// the copy there (not dropped: it owns nothing).
+    /// The running memory, for as long as it is borrowed.
     #[inline(always)]
-    fn mirror(&mut self) {
-        debug_assert!(!self.memory.is_empty());
-        // SAFETY: the cursor's anchor owns the position's node, and the
-        // copy in register 0 is replaced before the anchor changes and is
-        // never dropped (the invariant of `Running`); register 0 exists.
-        unsafe {
-            let position = self.program.current().alias();
-            let slot = &mut self.memory.get_unchecked_mut(0).contents;
-            std::mem::forget(std::mem::replace(slot, ManuallyDrop::into_inner(position)));
+    fn machine(&mut self) -> Machine<'_, WATCH> {
+        Machine {
+            // SAFETY: register 0's contents are such a copy (the invariant).
+            program: unsafe { self.memory[0].contents.alias() },
+            anchor: &mut self.anchor,
+            memory: &mut *self.memory,
+            changed: self.changed,
         }
     }
 
-    /// Empties register 0 (its copy of the program's position is
-    /// forgotten) until the next [`Running::mirror`].
-    fn hide_program(&mut self) {
-        std::mem::forget(std::mem::take(&mut self.memory[0].contents));
+    /// Up to `budget` ticks: the ticks executed, and whether the program
+    /// halted (a Nil program) or the error of the instruction that failed
+    /// (not counted).
+    #[inline(always)]
+    pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
+        let mut machine = self.machine();
+        // Counted down: one instruction fewer a tick than counting up.
+        let mut left = budget;
+        let result = loop {
+            if left == 0 {
+                break Ok(false);
+            }
+            let outcome;
+            (machine, outcome) = machine.step();
+            match outcome {
+                Ok(true) => left -= 1,
+                Ok(false) => break Ok(true),
+                Err(e) => break Err(e),
+            }
+        };
+        self.changed = machine.changed;
+        (budget - left, result)
     }
 
-    /// Moves the program past the instruction at its head: register 0
-    /// holds the rest of the program before the instruction runs (no limit
-    /// check: the rest is smaller than what was there).
+    /// Pops the next instruction off register 0 and runs it, as the report
+    /// does (decoded and checked): `None` when the program is Nil.
+    fn tick(&mut self) -> Option<Result<Instruction, MachineError>> {
+        let mut machine = self.machine();
+        let fetched = machine.fetch().transpose()?;
+        Some(fetched.and_then(|instruction| {
+            execute_instruction(&mut machine, instruction).map(|()| instruction)
+        }))
+    }
+}
+
+/// A borrowed [`Running`], which the tick loop holds in registers: the
+/// program's position (the same copy as register 0's contents), the
+/// anchor, the memory and `changed`. Dropping it drops nothing.
+struct Machine<'r, const WATCH: bool> {
+    program: ManuallyDrop<Tree>,
+    anchor: &'r mut Tree,
+    memory: &'r mut [Register],
+    changed: bool,
+}
+
+impl<const WATCH: bool> Machine<'_, WATCH> {
+    /// Puts the program's position in register 0, in place of the copy
+    /// there (not dropped: it owns nothing).
+    #[inline(always)]
+    fn mirror(&mut self) {
+        debug_assert!(!self.memory.is_empty());
+        // SAFETY: register 0 exists, and its contents are a copy that owns
+        // nothing (the invariant of `Running`).
+        unsafe {
+            let slot = &mut self.memory.get_unchecked_mut(0).contents;
+            std::mem::forget(std::mem::replace(
+                slot,
+                ManuallyDrop::into_inner(self.program.alias()),
+            ));
+        }
+    }
+
+    /// Moves the program past the instruction at its head, which is not
+    /// Nil: register 0 holds the rest of the program before the instruction
+    /// runs (no limit check: the rest is smaller than what was there).
     #[inline(always)]
     fn advance(&mut self) {
-        self.program.advance();
+        if let Some(rest) = self.program.back() {
+            // SAFETY: `rest` is on the anchor's right spine, as the program
+            // was.
+            self.program = unsafe { rest.alias() };
+        }
         self.mirror();
     }
 
@@ -142,7 +189,8 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     #[inline(always)]
     fn tree(&self, slot: usize) -> &Tree {
         debug_assert!(slot < self.memory.len());
-        // SAFETY: `slot` is below the memory's length (the invariant).
+        // SAFETY: `slot` is below the memory's length (the invariant of
+        // `Running`).
         unsafe { &self.memory.get_unchecked(slot).contents }
     }
 
@@ -150,11 +198,11 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// is Nil.
     #[inline(always)]
     fn fetch(&mut self) -> Result<Option<Instruction>, MachineError> {
-        let Some(head) = self.program.current().front() else {
+        let Some(head) = self.program.front() else {
             return Ok(None);
         };
         let Some(instruction) = Instruction::decode(head) else {
-            return Err(MachineError::BadInstruction(self.program.current().clone()));
+            return Err(MachineError::BadInstruction(Tree::clone(&self.program)));
         };
         self.advance();
         Ok(Some(instruction))
@@ -164,11 +212,11 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     /// instruction whose decoding is memoised with operands that all name
     /// registers runs without decoding or checking them again; any other
     /// is decoded and checked as the report does. Takes and gives back the
-    /// running memory whole (instead of a reference to it), so that the
-    /// loops keep it in registers.
+    /// machine whole (instead of a reference to it), so that the loops keep
+    /// it in registers.
     #[inline(always)]
     fn step(mut self) -> (Self, Result<bool, MachineError>) {
-        let Some(head) = self.program.current().front() else {
+        let Some(head) = self.program.front() else {
             return (self, Ok(false));
         };
         let outcome = match memoised(head, self.memory.len()) {
@@ -204,37 +252,14 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
         (self, outcome)
     }
 
-    /// Up to `budget` ticks: the ticks executed, and whether the program
-    /// halted (a Nil program) or the error of the instruction that failed
-    /// (not counted).
-    #[inline(always)]
-    pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
-        let mut running = std::mem::replace(self, Running::idle());
-        // Counted down: one instruction fewer a tick than counting up.
-        let mut left = budget;
-        let result = loop {
-            if left == 0 {
-                break Ok(false);
-            }
-            let outcome;
-            (running, outcome) = running.step();
-            match outcome {
-                Ok(true) => left -= 1,
-                Ok(false) => break Ok(true),
-                Err(e) => break Err(e),
-            }
-        };
-        *self = running;
-        (budget - left, result)
-    }
-
     /// Puts `tree` in register `slot`, not 0, if it fits the register's
     /// limit. With `WATCH`, a write that puts another tree there is noted
     /// in `changed`.
     #[inline(always)]
     fn write_register(&mut self, slot: usize, tree: Tree) -> bool {
         debug_assert!(slot != 0 && slot < self.memory.len());
-        // SAFETY: `slot` is below the memory's length (the invariant).
+        // SAFETY: `slot` is below the memory's length (the invariant of
+        // `Running`).
         let register = unsafe { self.memory.get_unchecked_mut(slot) };
         if !tree.fits(register.limit) {
             return false;
@@ -247,7 +272,7 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
     }
 }
 
-impl<const WATCH: bool> Store for Running<'_, WATCH> {
+impl<const WATCH: bool> Store for Machine<'_, WATCH> {
     type Tree = Tree;
 
     #[inline(always)]
@@ -290,7 +315,10 @@ impl<const WATCH: bool> Store for Running<'_, WATCH> {
         if !tree.fits(self.memory[0].limit) {
             return false;
         }
-        self.program.reset(tree);
+        *self.anchor = tree;
+        // SAFETY: the anchor owns the node; register 0's copy of the old
+        // position is replaced right after, without being read.
+        self.program = unsafe { self.anchor.alias() };
         self.mirror();
         true
     }
@@ -299,7 +327,7 @@ impl<const WATCH: bool> Store for Running<'_, WATCH> {
 /// A running memory as an instruction that writes no register 0 sees it
 /// ([`super::instruction::Code::writes_program`] false): its writes need
 /// not ask whether they write the program.
-struct Body<'r, 'm, const WATCH: bool>(&'r mut Running<'m, WATCH>);
+struct Body<'a, 'r, const WATCH: bool>(&'a mut Machine<'r, WATCH>);
 
 impl<const WATCH: bool> Store for Body<'_, '_, WATCH> {
     type Tree = Tree;
@@ -348,14 +376,16 @@ impl Running<'_, true> {
         let mut watch = Watch::new();
         let mut ticks = 0;
         while ticks < budget {
-            if let Some(length) = watch.look(ticks, self.program.current(), &mut self.changed) {
+            let program = &self.memory[0].contents;
+            if let Some(length) = watch.look(ticks, program, &mut self.changed) {
                 ticks += (budget - ticks) / length * length;
                 let (rest, result) = self.run(budget - ticks);
                 return (ticks + rest, result);
             }
-            let running = std::mem::replace(self, Running::idle());
+            let mut machine = self.machine();
             let outcome;
-            (*self, outcome) = running.step();
+            (machine, outcome) = machine.step();
+            self.changed = machine.changed;
             match outcome {
                 Ok(true) => ticks += 1,
                 Ok(false) => return (ticks, Ok(true)),
@@ -380,7 +410,7 @@ pub fn execute(instruction: Instruction, memory: &mut [Register]) -> Result<(), 
         return Err(MachineError::NoSuchRegister(index));
     }
     let mut running = Running::<false>::new(memory);
-    let result = execute_instruction(&mut running, instruction);
+    let result = execute_instruction(&mut running.machine(), instruction);
     running.stop();
     result
 }
@@ -391,11 +421,9 @@ pub fn tick(memory: &mut [Register]) -> Result<Tick, MachineError> {
         return Ok(Tick::Halted);
     }
     let mut running = Running::<false>::new(memory);
-    let result = running.fetch().and_then(|fetched| match fetched {
-        None => Ok(Tick::Halted),
-        Some(instruction) => {
-            execute_instruction(&mut running, instruction).map(|()| Tick::Executed(instruction))
-        }
+    let result = running.tick().transpose().map(|fetched| match fetched {
+        None => Tick::Halted,
+        Some(instruction) => Tick::Executed(instruction),
     });
     running.stop();
     result
@@ -516,22 +544,19 @@ pub fn run_until(
         if ticks >= budget {
             break Pause::Budget;
         }
-        if running.program.current().is_nil() {
+        if running.memory[0].contents.is_nil() {
             break Pause::Halted;
         }
         if ticks > 0 || !skip_first {
             // The test sees register 0 empty, the program apart.
-            running.hide_program();
-            let stopped = stop(running.program.current(), running.memory);
-            running.mirror();
+            let program = ManuallyDrop::new(std::mem::take(&mut running.memory[0].contents));
+            let stopped = stop(&program, running.memory);
+            running.memory[0].contents = ManuallyDrop::into_inner(program);
             if stopped {
                 break Pause::Stopped;
             }
         }
-        let result = running
-            .fetch()
-            .and_then(|i| i.map_or(Ok(()), |i| execute_instruction(&mut running, i)));
-        if let Err(e) = result {
+        if let Some(Err(e)) = running.tick() {
             break Pause::Failed(e);
         }
         ticks += 1;

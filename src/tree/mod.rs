@@ -15,7 +15,6 @@
 //! printing and parsing all use explicit stacks, so a 10^7-deep spine is as
 //! safe as a short one.
 
-mod cursor;
 mod equality;
 pub mod json;
 mod node;
@@ -23,7 +22,6 @@ mod serde;
 mod table;
 mod text;
 
-pub use cursor::SpineCursor;
 pub use serde::{max_text, read_deduplicated, read_shared, write_shared};
 pub use table::{ForwardNode, NodeTable, trees_from_nodes};
 pub use text::{ParseTreeError, ReadableTree};
