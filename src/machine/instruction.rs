@@ -54,50 +54,41 @@ impl Decode for Instruction {
 }
 
 /// A memoised instruction whose operands all name registers of the memory
-/// it runs in: what [`memoised_code`] reads in a memo word.
+/// it runs in: what [`memoised`] reads in a memo word.
 #[derive(Clone, Copy)]
 pub(super) struct Code {
-    /// 0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`.
-    pub(super) tag: u64,
-    /// Whether it may write register 0 (the program): `Nilify`'s first
+    /// Its tag (0 `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`),
+    /// plus 4 when it may write register 0 (the program): `Nilify`'s first
     /// operand, `Construct`'s or `CopyIfNil`'s third, or `Deconstruct`'s
     /// second or third is 0.
-    pub(super) writes_program: bool,
+    pub(super) kind: u64,
     /// The operands (`Nilify` has one, the others 0).
     pub(super) operands: [usize; 3],
 }
 
-/// What [`Instruction::decode`] memoised in an instruction node, when
-/// every operand names a register of a memory of `registers` registers.
-/// `None` when nothing valid is memoised (not decoded yet, invalid, or an
-/// operand of [`MAX_OPERAND`] or more), an operand names no register, or
-/// `head` is Nil.
+/// What [`Instruction::decode`] memoised in a memo word (as it is stored in
+/// a tree's node or in the machine's arena), when every operand names a
+/// register of a memory of `registers` registers. `None` when nothing
+/// valid is memoised (not decoded yet, invalid, or an operand of
+/// [`MAX_OPERAND`] or more), or an operand names no register. One
+/// comparison decides, on the largest operand the word keeps.
 #[inline(always)]
-pub(super) fn memoised(head: &Tree, registers: usize) -> Option<Code> {
-    memoised_code(head.memo_word(), registers)
-}
-
-/// [`memoised`] of a memo word as it is stored (in a tree's node or in the
-/// machine's arena). One comparison decides, on the largest operand the
-/// word keeps.
-#[inline(always)]
-fn memoised_code(word: u64, registers: usize) -> Option<Code> {
+pub(super) fn memoised(word: u64, registers: usize) -> Option<Code> {
     // One more than the largest operand, 0 unless the word is valid: a word
     // that is not wraps to above any length.
     if (word >> LARGEST_SHIFT).wrapping_sub(1) >= registers as u64 {
         return None;
     }
     Some(Code {
-        tag: (word >> TAG_SHIFT) & 3,
-        writes_program: word & WRITES_PROGRAM != 0,
+        kind: (word >> TAG_SHIFT) & 7,
         operands: [0, 1, 2].map(|k| operand(word, k) as usize),
     })
 }
 
-/// [`memoised`] of a memo word as it is stored: its tag and operands.
+/// [`memoised`]'s tag and operands.
 #[inline(always)]
 pub(super) fn memoised_word(word: u64, registers: usize) -> Option<(u64, [usize; 3])> {
-    memoised_code(word, registers).map(|code| (code.tag, code.operands))
+    memoised(word, registers).map(|code| (code.kind & 3, code.operands))
 }
 
 /// The `k`-th operand field of a memo word.
@@ -123,7 +114,7 @@ fn decode_uncached(tree: &Tree) -> Option<Instruction> {
 /// Layout: three unsigned 16-bit operands in bits 0-15, 16-31 and 32-47
 /// (each a half-word of its own, so that reading one is one instruction),
 /// the instruction tag in bits 48-49, in bit 50 whether the instruction
-/// may write register 0 (see [`Code::writes_program`]), and in bits 52 to
+/// may write register 0 (see [`Code::kind`]), and in bits 52 to
 /// 63 one more than the largest operand. A word that is not valid has 0
 /// there: 0 is unknown, and [`INVALID`] (bit 51 alone) invalid.
 /// Instructions with a negative operand or one of [`MAX_OPERAND`] or more

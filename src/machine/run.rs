@@ -122,13 +122,16 @@ impl<'m, const WATCH: bool> Running<'m, WATCH> {
             if left == 0 {
                 break Ok(false);
             }
+            let Some(head) = machine.program.front() else {
+                break Ok(true);
+            };
+            let word = head.memo_word();
             let outcome;
-            (machine, outcome) = machine.step();
-            match outcome {
-                Ok(true) => left -= 1,
-                Ok(false) => break Ok(true),
-                Err(e) => break Err(e),
+            (machine, outcome) = machine.execute(word);
+            if let Err(e) = outcome {
+                break Err(e);
             }
+            left -= 1;
         };
         self.changed = machine.changed;
         (budget - left, result)
@@ -208,25 +211,40 @@ impl<const WATCH: bool> Machine<'_, WATCH> {
         Ok(Some(instruction))
     }
 
-    /// One tick: `Ok(false)` when the program is Nil (nothing ran). An
-    /// instruction whose decoding is memoised with operands that all name
-    /// registers runs without decoding or checking them again; any other
+    /// One tick: `Ok(false)` when the program is Nil (nothing ran).
+    #[inline(always)]
+    fn step(self) -> (Self, Result<bool, MachineError>) {
+        let Some(head) = self.program.front() else {
+            return (self, Ok(false));
+        };
+        let word = head.memo_word();
+        let (machine, outcome) = self.execute(word);
+        (machine, outcome.map(|()| true))
+    }
+
+    /// One tick of a program that is not Nil, whose head has the memo word
+    /// `word`. An instruction whose decoding is memoised with operands that
+    /// all name registers runs without decoding or checking them again, by
+    /// one jump on its tag and whether it may write register 0; any other
     /// is decoded and checked as the report does. Takes and gives back the
     /// machine whole (instead of a reference to it), so that the loops keep
     /// it in registers.
     #[inline(always)]
-    fn step(mut self) -> (Self, Result<bool, MachineError>) {
-        let Some(head) = self.program.front() else {
-            return (self, Ok(false));
-        };
-        let outcome = match memoised(head, self.memory.len()) {
+    fn execute(mut self, word: u64) -> (Self, Result<(), MachineError>) {
+        let outcome = match memoised(word, self.memory.len()) {
             Some(code) => {
                 self.advance();
                 let operands = code.operands.map(Checked);
-                if code.writes_program {
-                    execute_parts(&mut self, code.tag, operands)
-                } else {
-                    execute_parts(&mut Body(&mut self), code.tag, operands)
+                // Each kind an arm of its own: one jump.
+                match code.kind {
+                    0 => execute_parts(&mut Body(&mut self), 0, operands),
+                    1 => execute_parts(&mut Body(&mut self), 1, operands),
+                    2 => execute_parts(&mut Body(&mut self), 2, operands),
+                    3 => execute_parts(&mut Body(&mut self), 3, operands),
+                    4 => execute_parts(&mut self, 0, operands),
+                    5 => execute_parts(&mut self, 1, operands),
+                    6 => execute_parts(&mut self, 2, operands),
+                    _ => execute_parts(&mut self, 3, operands),
                 }
             }
             None => {
@@ -235,7 +253,7 @@ impl<const WATCH: bool> Machine<'_, WATCH> {
                 outcome
             }
         };
-        (self, outcome.map(|()| true))
+        (self, outcome)
     }
 
     /// A tick of an instruction not memoised (or with an operand that names
@@ -250,6 +268,16 @@ impl<const WATCH: bool> Machine<'_, WATCH> {
             Err(e) => Err(e),
         };
         (self, outcome)
+    }
+
+    /// The tree in register `slot`, not 0 (whose copy of the program's
+    /// position must not be dropped), and below the memory's length.
+    #[inline(always)]
+    fn register(&mut self, slot: usize) -> &mut Tree {
+        debug_assert!(slot != 0 && slot < self.memory.len());
+        // SAFETY: `slot` is below the memory's length (the invariant of
+        // `Running`).
+        unsafe { &mut self.memory.get_unchecked_mut(slot).contents }
     }
 
     /// Puts `tree` in register `slot`, not 0, if it fits the register's
@@ -325,7 +353,7 @@ impl<const WATCH: bool> Store for Machine<'_, WATCH> {
 }
 
 /// A running memory as an instruction that writes no register 0 sees it
-/// ([`super::instruction::Code::writes_program`] false): its writes need
+/// ([`super::instruction::Code::kind`] below 4): its writes need
 /// not ask whether they write the program.
 struct Body<'a, 'r, const WATCH: bool>(&'a mut Machine<'r, WATCH>);
 
@@ -365,6 +393,27 @@ impl<const WATCH: bool> Store for Body<'_, '_, WATCH> {
     #[inline(always)]
     fn write(&mut self, slot: usize, tree: Tree) -> bool {
         self.0.write_register(slot, tree)
+    }
+
+    /// The tree moved out of register `slot` (not 0: the instruction
+    /// writes it), Nil left in its place.
+    #[inline(always)]
+    fn take(&mut self, slot: usize) -> Tree {
+        std::mem::take(self.0.register(slot))
+    }
+
+    /// The children of the tree moved out of register `slot` (not 0: the
+    /// instruction writes it), without a count changed when nobody else
+    /// holds it. With `WATCH`, taking a Cons out counts as a change: the
+    /// write that follows replaces it with one of its children, another
+    /// tree, even when the Nil left there is written.
+    #[inline(always)]
+    fn split_taken(&mut self, slot: usize) -> Option<(Tree, Tree)> {
+        let children = self.take(slot).into_children();
+        if WATCH && children.is_some() {
+            self.0.changed = true;
+        }
+        children
     }
 }
 

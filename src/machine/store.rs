@@ -69,6 +69,20 @@ pub(super) trait Store {
     /// Puts a tree in register `slot` (below [`Store::len`]) if it fits the
     /// register's limit; `false` (nothing written) if it does not.
     fn write(&mut self, slot: usize, tree: Self::Tree) -> bool;
+    /// [`Store::get`] of a register the instruction writes next: the store
+    /// may move the tree out instead of copying it (what the register holds
+    /// until it is written does not matter: the write either replaces it or
+    /// fails, which ends the run).
+    #[inline(always)]
+    fn take(&mut self, slot: usize) -> Self::Tree {
+        self.get(slot)
+    }
+    /// [`Store::split`] of a register the instruction writes next (as for
+    /// [`Store::take`]).
+    #[inline(always)]
+    fn split_taken(&mut self, slot: usize) -> Option<(Self::Tree, Self::Tree)> {
+        self.split(slot)
+    }
 }
 
 /// The register an operand names in `store`.
@@ -117,16 +131,29 @@ pub(super) fn execute_parts<S: Store, O: Operand>(
             let nil = store.nil();
             set(store, a, nil)
         }
-        // Construct fnt bck tgt
+        // Construct fnt bck tgt (the back taken when it is the target, as
+        // in pushing onto a list)
         1 => {
             let front = store.get(slot(store, a)?);
-            let back = store.get(slot(store, b)?);
+            let back = slot(store, b)?;
+            let back = if b.index() == c.index() {
+                store.take(back)
+            } else {
+                store.get(back)
+            };
             let tree = store.cons(front, back);
             set(store, c, tree)
         }
-        // Deconstruct src fnt bck
+        // Deconstruct src fnt bck (the source taken when it is a target, as
+        // in popping off a list)
         2 => {
-            let Some((front, back)) = store.split(slot(store, a)?) else {
+            let source = slot(store, a)?;
+            let split = if a.index() == b.index() || a.index() == c.index() {
+                store.split_taken(source)
+            } else {
+                store.split(source)
+            };
+            let Some((front, back)) = split else {
                 return Err(MachineError::DeconstructNil(a.index()));
             };
             // Front first, then back: with fnt == bck the back wins.

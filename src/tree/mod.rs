@@ -95,6 +95,7 @@ impl Tree {
     }
 
     /// Gives up ownership without releasing the node.
+    #[inline(always)]
     fn into_raw(self) -> Option<NonNull<Node>> {
         let raw = self.0;
         std::mem::forget(self);
@@ -121,6 +122,14 @@ impl Tree {
     #[inline]
     pub fn split(&self) -> Option<(&Tree, &Tree)> {
         self.node().map(|n| (&n.front, &n.back))
+    }
+
+    /// The two children of a `Cons`, or `None` for `Nil`, giving up this
+    /// tree: when nobody else holds its node, the children are moved out
+    /// and the node is freed, with no count changed but its own.
+    #[inline(always)]
+    pub(crate) fn into_children(self) -> Option<(Tree, Tree)> {
+        self.into_raw().map(node::into_children)
     }
 
     /// The front (left) child of a `Cons`, or `None` for `Nil`.

@@ -213,6 +213,28 @@ pub(super) fn release(node: NonNull<Node>) {
     }
 }
 
+/// The children of a node, whose owner gives it up: moved out of it when
+/// that owner was the only one (the node is freed, the children's counts
+/// stay as they were), copied otherwise.
+#[inline(always)]
+pub(super) fn into_children(node: NonNull<Node>) -> (Tree, Tree) {
+    // SAFETY: the caller gives up a reference it owned, so the node is
+    // alive. With count 1 nobody else can reach it: its children are moved
+    // out with `ptr::read` exactly once and it goes back to the pool.
+    unsafe {
+        let n = node.as_ptr();
+        if (*n).refs.get() == 1 {
+            let children = (ptr::read(&(*n).front), ptr::read(&(*n).back));
+            recycle(n);
+            children
+        } else {
+            let children = ((*n).front.clone(), (*n).back.clone());
+            (*n).refs.set((*n).refs.get() - 1);
+            children
+        }
+    }
+}
+
 /// Frees a node whose count reached zero, and every node that dies with it.
 /// Out of line: the caller's common case (a count that stays above zero)
 /// stays small. Most often the node dies alone (its children have other
