@@ -3,7 +3,7 @@
 use super::arena::COPY_LIMIT;
 use super::cycle::{Watch, cycle_skip};
 use super::instruction::memoised;
-use super::store::{Checked, Store, execute_instruction, execute_parts};
+use super::store::{Checked, Operand, Store, execute_instruction, execute_parts};
 use super::{Instruction, MachineError, Register, run_capped};
 use crate::encoding::Decode;
 use crate::tree::Tree;
@@ -270,6 +270,15 @@ impl<const WATCH: bool> Machine<'_, WATCH> {
         (self, outcome)
     }
 
+    /// The limit of register `slot` (below the memory's length).
+    #[inline(always)]
+    fn limit(&self, slot: usize) -> i64 {
+        debug_assert!(slot < self.memory.len());
+        // SAFETY: `slot` is below the memory's length (the invariant of
+        // `Running`).
+        unsafe { self.memory.get_unchecked(slot).limit }
+    }
+
     /// The tree in register `slot`, not 0 (whose copy of the program's
     /// position must not be dropped), and below the memory's length.
     #[inline(always)]
@@ -395,25 +404,38 @@ impl<const WATCH: bool> Store for Body<'_, '_, WATCH> {
         self.0.write_register(slot, tree)
     }
 
-    /// The tree moved out of register `slot` (not 0: the instruction
-    /// writes it), Nil left in its place.
+    /// `Deconstruct` of a tree nobody else holds whose children both fit
+    /// their targets: the children are moved out of it (no count changed)
+    /// and written, front first, then back, as the report does, and the
+    /// node is freed. `slot` is a target, so not 0. With `WATCH`, this
+    /// counts as a change: the tree is replaced with one of its children,
+    /// another tree.
     #[inline(always)]
-    fn take(&mut self, slot: usize) -> Tree {
-        std::mem::take(self.0.register(slot))
-    }
-
-    /// The children of the tree moved out of register `slot` (not 0: the
-    /// instruction writes it), without a count changed when nobody else
-    /// holds it. With `WATCH`, taking a Cons out counts as a change: the
-    /// write that follows replaces it with one of its children, another
-    /// tree, even when the Nil left there is written.
-    #[inline(always)]
-    fn split_taken(&mut self, slot: usize) -> Option<(Tree, Tree)> {
-        let children = self.take(slot).into_children();
-        if WATCH && children.is_some() {
-            self.0.changed = true;
+    fn deconstruct_in_place<O: Operand>(&mut self, slot: usize, targets: [O; 2]) -> bool {
+        let len = self.len();
+        let (Ok(front_at), Ok(back_at)) = (targets[0].slot(len), targets[1].slot(len)) else {
+            return false;
+        };
+        let machine = &mut *self.0;
+        let tree = machine.tree(slot);
+        let Some((front, back)) = tree.split() else {
+            return false;
+        };
+        if tree.is_shared()
+            || !front.fits(machine.limit(front_at))
+            || !back.fits(machine.limit(back_at))
+        {
+            return false;
         }
-        children
+        if WATCH {
+            machine.changed = true;
+        }
+        let tree = std::mem::take(machine.register(slot));
+        if let Some((front, back)) = tree.into_children() {
+            *machine.register(front_at) = front;
+            *machine.register(back_at) = back;
+        }
+        true
     }
 }
 

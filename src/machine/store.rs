@@ -69,19 +69,15 @@ pub(super) trait Store {
     /// Puts a tree in register `slot` (below [`Store::len`]) if it fits the
     /// register's limit; `false` (nothing written) if it does not.
     fn write(&mut self, slot: usize, tree: Self::Tree) -> bool;
-    /// [`Store::get`] of a register the instruction writes next: the store
-    /// may move the tree out instead of copying it (what the register holds
-    /// until it is written does not matter: the write either replaces it or
-    /// fails, which ends the run).
+    /// `Deconstruct` of register `slot` into the registers `targets`
+    /// (front, then back), one of which is `slot`, done by the store
+    /// without copying the children when it can be done so with no check
+    /// failing: `true` when it was done (the memory as the report's
+    /// `Deconstruct` leaves it), `false` when nothing was done.
     #[inline(always)]
-    fn take(&mut self, slot: usize) -> Self::Tree {
-        self.get(slot)
-    }
-    /// [`Store::split`] of a register the instruction writes next (as for
-    /// [`Store::take`]).
-    #[inline(always)]
-    fn split_taken(&mut self, slot: usize) -> Option<(Self::Tree, Self::Tree)> {
-        self.split(slot)
+    fn deconstruct_in_place<O: Operand>(&mut self, slot: usize, targets: [O; 2]) -> bool {
+        let _ = (slot, targets);
+        false
     }
 }
 
@@ -131,29 +127,23 @@ pub(super) fn execute_parts<S: Store, O: Operand>(
             let nil = store.nil();
             set(store, a, nil)
         }
-        // Construct fnt bck tgt (the back taken when it is the target, as
-        // in pushing onto a list)
+        // Construct fnt bck tgt
         1 => {
             let front = store.get(slot(store, a)?);
-            let back = slot(store, b)?;
-            let back = if b.index() == c.index() {
-                store.take(back)
-            } else {
-                store.get(back)
-            };
+            let back = store.get(slot(store, b)?);
             let tree = store.cons(front, back);
             set(store, c, tree)
         }
-        // Deconstruct src fnt bck (the source taken when it is a target, as
+        // Deconstruct src fnt bck (in place when the source is a target, as
         // in popping off a list)
         2 => {
             let source = slot(store, a)?;
-            let split = if a.index() == b.index() || a.index() == c.index() {
-                store.split_taken(source)
-            } else {
-                store.split(source)
-            };
-            let Some((front, back)) = split else {
+            if (a.index() == b.index() || a.index() == c.index())
+                && store.deconstruct_in_place(source, [b, c])
+            {
+                return Ok(());
+            }
+            let Some((front, back)) = store.split(source) else {
                 return Err(MachineError::DeconstructNil(a.index()));
             };
             // Front first, then back: with fnt == bck the back wins.
