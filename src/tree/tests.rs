@@ -146,3 +146,36 @@ fn json_documents_in_both_forms() {
         "{error}"
     );
 }
+
+#[test]
+fn into_children_moves_out_of_a_node_nobody_else_holds() {
+    let front = bits("1100100");
+    let back = bits("100");
+    let alive = nodes_alive();
+    let (f, b) = Tree::cons(front.clone(), back.clone())
+        .into_children()
+        .unwrap();
+    // The node is freed; the children are the very nodes, each held by
+    // the caller's copy and the one given back, no more.
+    assert_eq!(nodes_alive(), alive);
+    assert!(f.ptr_eq(&front) && b.ptr_eq(&back));
+    assert!(f.is_shared() && b.is_shared());
+    drop((f, b));
+    assert!(!front.is_shared() && !back.is_shared());
+    assert!(Tree::NIL.into_children().is_none());
+}
+
+#[test]
+fn into_children_copies_out_of_a_shared_node() {
+    let tree = bits("1100100");
+    let other = tree.clone();
+    let alive = nodes_alive();
+    let (f, b) = other.into_children().unwrap();
+    // The node stays, held by `tree` alone again; its children have one
+    // more owner each.
+    assert_eq!(nodes_alive(), alive);
+    assert!(!tree.is_shared());
+    assert!(f.ptr_eq(tree.front().unwrap()) && b.ptr_eq(tree.back().unwrap()));
+    assert!(f.is_shared() && b.is_shared());
+    assert_eq!(tree, Tree::cons(f, b));
+}
