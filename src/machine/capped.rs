@@ -70,7 +70,6 @@ pub fn run_capped(memory: &mut [Register], budget: u64, max_nodes: u64) -> (u64,
 /// run paused, or the number of nodes the run holds when the rest must be
 /// run on plain trees; `Err` with a register the next instruction reads
 /// that is not loaded.
-#[allow(clippy::type_complexity)]
 fn run_loaded(
     arena: &mut Arena,
     budget: u64,
