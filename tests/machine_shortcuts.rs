@@ -6,8 +6,8 @@
 
 use constree::encoding::{Decode, Encode};
 use constree::machine::{
-    Instruction, MAX_SPAN, MachineError, Memory, Pause, Register, RunReport, run_capped,
-    run_for_with, run_until,
+    Instruction, MAX_SPAN, MachineError, Memory, Pause, Register, RunReport, forget_read_registers,
+    run_capped, run_for_with, run_until,
 };
 use constree::tree::Tree;
 use proptest::prelude::*;
@@ -150,9 +150,17 @@ proptest! {
         // Plain trees, a test before every tick that never stops the run.
         let mut plain = ties.build(&spec);
         let expected = run_until(&mut plain, speed as u64, false, &mut |_, _| false);
-        // The arena, twice from the same trees: the second run finds the
-        // trees with more than one owner in the arena's cache.
-        for _ in 0..2 {
+        // The arena, three times from the same trees: the first having
+        // forgotten which registers runs read (each register but the
+        // program is loaded only when an instruction reads it, the run
+        // starting again then), the second meeting the trees with more
+        // than one owner again (which caches them), the third finding them
+        // in the arena's cache and leaving out the registers no run of
+        // this thread has read.
+        for round in 0..3 {
+            if round == 0 {
+                forget_read_registers();
+            }
             let mut arena = ties.build(&spec);
             let got = run_capped(&mut arena, speed as u64, u64::MAX);
             prop_assert_eq!(&got, &expected);
@@ -507,5 +515,46 @@ fn the_arenas_cache_checks_operands_against_each_memory() {
             run_capped(&mut three, 10, u64::MAX),
             (0, Pause::Failed(MachineError::NoSuchRegister(3)))
         );
+    }
+}
+
+#[test]
+fn registers_read_late_or_never_end_as_on_plain_trees() {
+    // Register 1 is never touched, register 4 only written, registers 3
+    // and 5 read only after 300 ticks: in the arena, 1 and 4 are never
+    // loaded and the run starts again when it first reads 5 (then 3).
+    let mut program = vec![Instruction::Nilify(4); 300];
+    program.extend([
+        Instruction::Construct(5, 3, 2),
+        Instruction::Deconstruct(2, 4, 3),
+    ]);
+    let untouched = 12_345i64.encode();
+    let memory: Memory = vec![
+        Register::new(10_000, program.encode()),
+        Register::new(100, untouched.clone()),
+        Register::new(1_000, Tree::NIL),
+        Register::new(100, 7i64.encode()),
+        Register::new(100, 99i64.encode()),
+        Register::new(100, vec![1i64, 2, 3].encode()),
+    ];
+    let mut plain = memory.clone();
+    let expected = run_until(&mut plain, 1_000, false, &mut |_, _| false);
+    assert_eq!(expected, (302, Pause::Halted));
+    // Forgotten, then learned: only register 1 is left out the second
+    // time (4 is written before it is read, and 3 and 5 are read).
+    for round in 0..2 {
+        if round == 0 {
+            forget_read_registers();
+        }
+        let mut arena = memory.clone();
+        assert_eq!(run_capped(&mut arena, 1_000, u64::MAX), expected);
+        assert_eq!(arena, plain);
+        assert!(arena[1].contents.ptr_eq(&untouched));
+        // Stopped before the late reads: registers 3, 4 and 5 as they
+        // were but 4, Nil.
+        let mut early = memory.clone();
+        assert_eq!(run_capped(&mut early, 300, u64::MAX), (300, Pause::Budget));
+        assert_eq!(early[4].contents, Tree::NIL);
+        assert!(early[5].contents.ptr_eq(&memory[5].contents));
     }
 }

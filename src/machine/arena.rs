@@ -15,6 +15,16 @@
 //! logical size costs its distinct nodes. Each register's nodes form a
 //! block ([`Sources`]) that says which tree each node came from.
 //!
+//! **Lazy registers.** A register that no instruction of this thread has
+//! read yet ([`Arena::lazy`]) is not loaded: it holds [`LAZY`] until an
+//! instruction reads it, and then the run starts again from its first
+//! tick with that register loaded ([`Arena::restart`]; nothing of the run
+//! is visible until it unloads, so starting again changes nothing but the
+//! time). An instruction that reads such a register never has a code
+//! ready to run ([`code`]), so the tick's fast path never meets one; the
+//! decoding path checks. A world's robots never read their input register,
+//! which the world writes anew every step: it is never copied.
+//!
 //! **Unloading** gives every register the run did not change back as it
 //! is (nothing is built), gives a node that came from the memory back as
 //! the very tree it was, and builds each node the run made once.
@@ -45,7 +55,7 @@ use super::store::{Checked, Store, execute_instruction, execute_parts};
 use super::{Instruction, MachineError, Register};
 use crate::encoding::Decode;
 use crate::tree::Tree;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::Cell;
 
 /// A tree in the arena: 0 is Nil, any other value the node at that index.
@@ -53,6 +63,33 @@ pub(super) type Ref = u32;
 
 /// The index of Nil (its node is a placeholder of size 0).
 const NIL: Ref = 0;
+
+/// What a register not loaded yet holds ([`Arena::lazy`]): a placeholder
+/// node like Nil's, so that reading it by mistake could give a wrong tree
+/// but never read outside the arena. No instruction reads it (the codes
+/// and the decoding path see to that); unloading finds it unchanged.
+const LAZY: Ref = 1;
+
+/// The registers [`Arena::lazy`] starts with: all but the program's.
+const ALL_LAZY: u64 = !1;
+
+/// Register `slot` as a set of [`Arena::lazy`] (empty from 64 on).
+fn bit(slot: usize) -> u64 {
+    if slot < 64 { 1 << slot } else { 0 }
+}
+
+/// The registers an instruction given by its tag (0 `Nilify`, 1
+/// `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) and operands reads, as a
+/// set of [`Arena::lazy`] (registers from 64 on are never lazy, so they
+/// are left out). `CopyIfNil` counts its source, which it reads only when
+/// the test is Nil.
+fn reads(tag: u64, [a, b, _]: [usize; 3]) -> u64 {
+    match tag {
+        0 => 0,
+        2 => bit(a),
+        _ => bit(a) | bit(b),
+    }
+}
 
 /// The largest tree (in conses) that loading copies node by node; a larger
 /// one is converted by identity.
@@ -98,23 +135,31 @@ impl Code {
 }
 
 /// The node, size and code of a tree that came from a memory of
-/// `registers` registers, whose children are at `front` and `back`.
+/// `registers` registers with the registers `lazy` not loaded, whose
+/// children are at `front` and `back`.
 #[inline(always)]
-fn loaded_node(tree: &Tree, front: Ref, back: Ref, registers: usize) -> (Node, u64, Code) {
+fn loaded_node(
+    tree: &Tree,
+    front: Ref,
+    back: Ref,
+    registers: usize,
+    lazy: u64,
+) -> (Node, u64, Code) {
     let code = tree
         .memo()
-        .map_or(Code::NONE, |memo| code(memo.get(), registers));
+        .map_or(Code::NONE, |memo| code(memo.get(), registers, lazy));
     (Node { front, back }, tree.size(), code)
 }
 
 /// An instruction as a node keeps it, ready to run in a memory of
-/// `registers` registers, from the memo word of its tree
-/// ([`super::instruction::memoised`]): [`Code::NONE`] when none is known
-/// (not decoded yet, not an instruction, or an operand that names no
-/// register).
-fn code(memo: u64, registers: usize) -> Code {
+/// `registers` registers of which those in `lazy` may not be loaded, from
+/// the memo word of its tree ([`super::instruction::memoised`]):
+/// [`Code::NONE`] when none is known (not decoded yet, not an instruction,
+/// or an operand that names no register) or when it reads a register of
+/// `lazy`.
+fn code(memo: u64, registers: usize, lazy: u64) -> Code {
     match memoised_word(memo, registers) {
-        Some((tag, operands)) => {
+        Some((tag, operands)) if reads(tag, operands) & lazy == 0 => {
             // The operands it writes: Nilify's first, Construct's and
             // CopyIfNil's third, Deconstruct's second and third.
             let [a, b, c] = operands;
@@ -209,10 +254,21 @@ impl Sources {
 /// cached. It is emptied when it has grown past [`CACHE_LIMIT`] nodes, or
 /// for a memory of another number of registers (the nodes' [`code`]
 /// depends on it).
+///
+/// A tree goes in when a run meets it the second time (`seen`): a robot's
+/// own trees often have a second owner after its run (a register and the
+/// register it was taken from), and caching them all filled the cache
+/// with trees no other run holds, emptying it every couple of steps of
+/// the large benchmark world.
 #[derive(Default)]
 struct Cache {
     /// The cached trees' roots, by address.
     roots: FxHashMap<usize, Ref>,
+    /// The addresses of the trees with more than one owner that runs met
+    /// and did not cache (not held: an address may since name another
+    /// tree, which is then cached the first time, harmlessly); emptied
+    /// with the cache or past [`CACHE_LIMIT`] addresses.
+    seen: FxHashSet<usize>,
     /// The tree of each of the cache's nodes, by index (Nil's first): the
     /// cache's nodes are those below its length.
     kept: Vec<Tree>,
@@ -230,10 +286,20 @@ impl Cache {
     fn prepare(&mut self, registers: usize) {
         if self.registers != registers || self.kept.len() > CACHE_LIMIT || self.kept.is_empty() {
             self.roots.clear();
+            self.seen.clear();
             self.kept.clear();
-            self.kept.push(Tree::NIL);
+            // Nil's placeholder and [`LAZY`]'s.
+            self.kept.extend([Tree::NIL, Tree::NIL]);
             self.registers = registers;
         }
+        if self.seen.len() > CACHE_LIMIT {
+            self.seen.clear();
+        }
+    }
+
+    /// Whether the tree at `address` is met the second time (noting it).
+    fn second_time(&mut self, address: usize) -> bool {
+        !self.seen.insert(address)
     }
 }
 
@@ -241,6 +307,20 @@ thread_local! {
     /// This thread's arena while none is loaded: its vectors (empty but
     /// the nodes, their memory kept) and the cache of shared trees.
     static SPARE: Cell<Option<Arena>> = const { Cell::new(None) };
+}
+
+/// Makes this thread's machine-private arena forget which registers its
+/// runs have read: the next runs leave every register but the program
+/// out of loading again until an instruction reads it (and empty the
+/// cache of shared trees, whose instructions were made ready for the
+/// registers read so far). Runs end in the same state either way; tests
+/// use it to run registers loaded late.
+pub fn forget_read_registers() {
+    if let Some(mut arena) = SPARE.take() {
+        arena.lazy = ALL_LAZY;
+        arena.cache.kept.clear();
+        SPARE.set(Some(arena));
+    }
 }
 
 /// A running memory in an arena.
@@ -273,19 +353,27 @@ pub(super) struct Arena {
     scratch: Scratch,
     /// The cache (its blocks are the first of `sources.blocks`).
     cache: Cache,
+    /// The registers (below 64) that loading leaves out, holding [`LAZY`]
+    /// unless they are Nil or cached: at first all but the program's; a
+    /// register leaves the set for good (until [`forget_read_registers`])
+    /// when an instruction of this thread reads it. No [`code`] of the
+    /// arena reads a register of the set, which only shrinks, so the
+    /// tick's fast path never meets [`LAZY`].
+    lazy: u64,
 }
 
 impl Arena {
     /// Converts a memory into an arena; the memory is left as it is. Its
     /// trees with more than one owner small enough to copy are found in
-    /// the cache or copied into it; the others are copied or converted
-    /// above it, for this run only.
+    /// the cache or copied into it (when met the second time); the others
+    /// are copied or converted above it, for this run only, but those of
+    /// the registers of [`Arena::lazy`], which hold [`LAZY`].
     pub(super) fn load(memory: &[Register]) -> Arena {
         let mut arena = SPARE.take().unwrap_or_else(|| Arena {
-            nodes: vec![PLACEHOLDER],
-            sizes: vec![0],
-            codes: vec![Code::NONE],
-            top: 1,
+            nodes: vec![PLACEHOLDER; 2],
+            sizes: vec![0; 2],
+            codes: vec![Code::NONE; 2],
+            top: 2,
             sources: Sources::default(),
             trees: Vec::new(),
             rooms: Vec::new(),
@@ -293,6 +381,7 @@ impl Arena {
             forward: Vec::new(),
             scratch: Scratch::default(),
             cache: Cache::default(),
+            lazy: ALL_LAZY,
         });
         arena.cache.prepare(memory.len());
         arena.top = arena.cache.kept.len();
@@ -304,14 +393,19 @@ impl Arena {
         let mut pending = Vec::new();
         // First the cached trees, so that the cache's nodes stay below the
         // run's.
-        for register in memory {
+        for (index, register) in memory.iter().enumerate() {
             let room = u64::try_from(register.limit).map_or(0, |limit| limit + 1);
             let contents = &register.contents;
             let tree = if contents.is_nil() {
                 NIL
             } else if let Some(&tree) = arena.cache.roots.get(&contents.node_id()) {
                 tree
-            } else if contents.is_shared() && contents.size() <= COPY_LIMIT {
+            } else if bit(index) & arena.lazy != 0 {
+                LAZY
+            } else if contents.is_shared()
+                && contents.size() <= COPY_LIMIT
+                && arena.cache.second_time(contents.node_id())
+            {
                 let tree = arena.copy::<true>(contents, memory.len(), &mut pending);
                 arena.cache.roots.insert(contents.node_id(), tree);
                 tree
@@ -328,23 +422,57 @@ impl Arena {
             if arena.trees[index] != NIL || contents.is_nil() {
                 continue;
             }
-            arena.trees[index] = if contents.size() <= COPY_LIMIT {
-                arena.copy_block(contents, memory.len(), &mut pending)
-            } else {
-                let start = arena.top as Ref;
-                let offset = arena.sources.origins.len();
-                let tree = arena.convert(contents, memory.len(), &mut shared);
-                let end = arena.top as Ref;
-                if end > start {
-                    let kind = Kind::Shared(offset);
-                    arena.sources.blocks.push(Block { start, end, kind });
-                }
-                tree
-            };
+            arena.trees[index] =
+                arena.load_block(contents, memory.len(), &mut pending, &mut shared);
         }
         arena.roots.extend_from_slice(&arena.trees);
         arena.sources.loaded = arena.top - 1;
         arena
+    }
+
+    /// A register's tree loaded above the top for this run only: copied
+    /// when small enough, else converted by identity (`shared`: the nodes
+    /// with more than one owner converted so far), in a block of its own.
+    fn load_block<'t>(
+        &mut self,
+        contents: &'t Tree,
+        registers: usize,
+        pending: &mut Vec<(&'t Tree, usize)>,
+        shared: &mut FxHashMap<usize, Ref>,
+    ) -> Ref {
+        if contents.size() <= COPY_LIMIT {
+            return self.copy_block(contents, registers, pending);
+        }
+        let start = self.top as Ref;
+        let offset = self.sources.origins.len();
+        let tree = self.convert(contents, registers, shared);
+        let end = self.top as Ref;
+        if end > start {
+            let kind = Kind::Shared(offset);
+            self.sources.blocks.push(Block { start, end, kind });
+        }
+        tree
+    }
+
+    /// Starts the run again from its first tick, with register `slot` of
+    /// `memory` (the memory the arena was loaded from, as it was), which
+    /// holds [`LAZY`], loaded and out of [`Arena::lazy`] for good: the
+    /// run's nodes are dropped (they are above the memory's, which stay)
+    /// and every register holds its tree as loaded. The register's tree
+    /// becomes the memory's last block.
+    pub(super) fn restart(&mut self, memory: &[Register], slot: usize) {
+        debug_assert_eq!(self.roots[slot], LAZY);
+        self.lazy &= !bit(slot);
+        self.top = self.sources.loaded + 1;
+        let tree = self.load_block(
+            &memory[slot].contents,
+            memory.len(),
+            &mut Vec::new(),
+            &mut FxHashMap::default(),
+        );
+        self.roots[slot] = tree;
+        self.trees.copy_from_slice(&self.roots);
+        self.sources.loaded = self.top - 1;
     }
 
     /// [`Arena::copy`] of a register's tree, with its block.
@@ -397,7 +525,10 @@ impl Arena {
                 } else {
                     (at - 1 - front_size) as Ref
                 };
-                self.set(at, loaded_node(tree, front_at, back_at, registers));
+                self.set(
+                    at,
+                    loaded_node(tree, front_at, back_at, registers, self.lazy),
+                );
                 if KEEP {
                     self.sources.kept[at] = tree.clone();
                 }
@@ -467,7 +598,7 @@ impl Arena {
             if children_done {
                 let back = done.pop().unwrap_or(NIL);
                 let front = done.pop().unwrap_or(NIL);
-                let index = self.push(loaded_node(tree, front, back, registers));
+                let index = self.push(loaded_node(tree, front, back, registers, self.lazy));
                 self.sources.origins.push(tree.clone());
                 if tree.is_shared() {
                     shared.insert(tree.node_id(), index);
@@ -610,8 +741,8 @@ impl Arena {
     /// Up to `budget` ticks, building at most one node each: the arena must
     /// have room ([`Arena::reserve`]) for `budget` more nodes. Returns the
     /// ticks executed, and whether the program halted (a Nil program) or
-    /// the error of the instruction that failed (not counted).
-    pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, MachineError>) {
+    /// why the next instruction did not run (not counted).
+    pub(super) fn run(&mut self, budget: u64) -> (u64, Result<bool, Interrupt>) {
         // What makes [`Running`]'s unchecked reads sound: room for a node
         // a tick, and a program register.
         assert!(
@@ -631,6 +762,7 @@ impl Arena {
             trees: &mut self.trees,
             rooms: &self.rooms,
             sources: &self.sources,
+            lazy: self.lazy,
         };
         // Counted down: one instruction fewer a tick than counting up.
         let mut left = budget;
@@ -663,16 +795,46 @@ impl Arena {
             } else {
                 let outcome;
                 (running, outcome) = running.step_decoding();
-                outcome
+                match outcome {
+                    Ok(()) => Ok(()),
+                    Err(Interrupt::Failed(e)) => Err(e),
+                    Err(load) => break Err(load),
+                }
             };
             if let Err(e) = outcome {
-                break Err(e);
+                break Err(Interrupt::Failed(e));
             }
             left -= 1;
         };
         self.top = running.top as usize;
+        self.lazy = running.lazy;
         (budget - left, result)
     }
+}
+
+/// Why [`Arena::run`] stopped before its ticks ran out, the program not
+/// Nil.
+#[derive(Debug)]
+pub(super) enum Interrupt {
+    /// The next instruction fails.
+    Failed(MachineError),
+    /// The next instruction reads this register, which is not loaded
+    /// ([`LAZY`]): the run must start again with it ([`Arena::restart`]).
+    Load(usize),
+}
+
+/// The registers of a memory of `registers` registers that `instruction`
+/// reads (as [`reads`] counts them).
+fn read_slots(instruction: Instruction, registers: usize) -> impl Iterator<Item = usize> {
+    let (a, b) = match instruction {
+        Instruction::Nilify(_) => (None, None),
+        Instruction::Deconstruct(a, ..) => (Some(a), None),
+        Instruction::Construct(a, b, _) | Instruction::CopyIfNil(a, b, _) => (Some(a), Some(b)),
+    };
+    [a, b]
+        .into_iter()
+        .flatten()
+        .filter_map(move |operand| usize::try_from(operand).ok().filter(|&s| s < registers))
 }
 
 /// Trees made of an arena's nodes: a node that came from the memory is
@@ -798,7 +960,7 @@ impl<'a> Unloading<'a> {
 /// - every tree in a register, and every child of a node below `top`, is
 ///   below `top` (loading and consing put children before their parents,
 ///   collection keeps the order, and a node is only made from trees of
-///   the arena);
+///   the arena; [`LAZY`] is a node of its own, below any other);
 /// - `top` plus the ticks left in the stretch is at most `nodes.len()`,
 ///   which is `sizes.len()` and `codes.len()`
 ///   (checked when the stretch begins: a tick builds at most one node);
@@ -823,6 +985,8 @@ struct Running<'a> {
     trees: &'a mut [Ref],
     rooms: &'a [u64],
     sources: &'a Sources,
+    /// [`Arena::lazy`], shrunk as the decoding path meets reads.
+    lazy: u64,
 }
 
 impl Running<'_> {
@@ -877,13 +1041,16 @@ impl Running<'_> {
     /// in registers.
     #[cold]
     #[inline(never)]
-    fn step_decoding(mut self) -> (Self, Result<(), MachineError>) {
+    fn step_decoding(mut self) -> (Self, Result<(), Interrupt>) {
         let outcome = self.decode_and_execute();
         (self, outcome)
     }
 
-    /// [`Running::step_decoding`]'s work.
-    fn decode_and_execute(&mut self) -> Result<(), MachineError> {
+    /// [`Running::step_decoding`]'s work. An instruction that reads a
+    /// register not loaded runs only when the run starts again with it
+    /// ([`Interrupt::Load`]); the registers it reads leave
+    /// [`Arena::lazy`] before its code is kept.
+    fn decode_and_execute(&mut self) -> Result<(), Interrupt> {
         let program = self.program;
         let Node {
             front: head,
@@ -892,19 +1059,24 @@ impl Running<'_> {
         } = self.nodes[program as usize];
         let instruction_tree =
             Unloading::new(self.nodes, self.sources, Scratch::default(), 0).tree(head);
-        let decoded = Instruction::decode(&instruction_tree);
-        if let Some(memo) = instruction_tree.memo() {
-            self.codes[head as usize] = code(memo.get(), self.trees.len());
-        }
-        let Some(instruction) = decoded else {
+        let Some(instruction) = Instruction::decode(&instruction_tree) else {
             let program =
                 Unloading::new(self.nodes, self.sources, Scratch::default(), 0).tree(program);
-            return Err(MachineError::BadInstruction(program));
+            return Err(Interrupt::Failed(MachineError::BadInstruction(program)));
         };
+        for slot in read_slots(instruction, self.trees.len()) {
+            if self.trees[slot] == LAZY {
+                return Err(Interrupt::Load(slot));
+            }
+            self.lazy &= !bit(slot);
+        }
+        if let Some(memo) = instruction_tree.memo() {
+            self.codes[head as usize] = code(memo.get(), self.trees.len(), self.lazy);
+        }
         // Register 0 holds the rest of the program before the instruction
         // runs.
         self.advance(rest);
-        let outcome = execute_instruction(self, instruction);
+        let outcome = execute_instruction(self, instruction).map_err(Interrupt::Failed);
         self.program = self.get(0);
         outcome
     }
@@ -922,7 +1094,10 @@ impl Store for Running<'_> {
     fn get(&self, slot: usize) -> Ref {
         debug_assert!(slot < self.trees.len());
         // SAFETY: `slot < trees.len()` (the invariant of [`Running`]).
-        *unsafe { self.trees.get_unchecked(slot) }
+        let tree = *unsafe { self.trees.get_unchecked(slot) };
+        // No instruction reads a register not loaded ([`Arena::lazy`]).
+        debug_assert_ne!(tree, LAZY, "register {slot} read before it was loaded");
+        tree
     }
 
     #[inline(always)]

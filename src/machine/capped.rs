@@ -1,7 +1,7 @@
 //! `run_capped`: a run stopped when the trees it built take more than a
 //! number of nodes, in the machine-private arena ([`super::arena`]).
 
-use super::arena::Arena;
+use super::arena::{Arena, Interrupt};
 use super::run::Running;
 use super::{Pause, Register};
 
@@ -39,12 +39,42 @@ fn collection_size(size: usize, room: u64) -> usize {
 /// the run holds come so near `max_nodes` that collections would come
 /// every few ticks, the rest of the run is on plain trees, counting the
 /// nodes alive after each stretch ([`run_trees`]); so does a run that holds
-/// more than half of [`LARGEST`].
+/// more than half of [`LARGEST`]. A run that reads a register the arena did
+/// not load starts again with it loaded ([`Arena::restart`]).
 pub fn run_capped(memory: &mut [Register], budget: u64, max_nodes: u64) -> (u64, Pause) {
     if memory.is_empty() {
         return (0, Pause::Halted);
     }
     let mut arena = Arena::load(memory);
+    let (ticks, ending) = loop {
+        match run_loaded(&mut arena, budget, max_nodes) {
+            Ok(done) => break done,
+            Err(slot) => arena.restart(memory, slot),
+        }
+    };
+    let origins = arena.unload(memory);
+    match ending {
+        Ok(pause) => (ticks, pause),
+        Err(built) => {
+            // The memory's own nodes stay alive (held by `origins`), so
+            // the nodes alive beyond `base` are the run's.
+            let base = crate::tree::nodes_alive().saturating_sub(built);
+            let (more, pause) = run_trees(memory, budget - ticks, max_nodes, base);
+            drop(origins);
+            (ticks + more, pause)
+        }
+    }
+}
+
+/// [`run_capped`] in the arena as loaded: the ticks executed, and why the
+/// run paused, or the number of nodes the run holds when the rest must be
+/// run on plain trees; `Err` with a register the next instruction reads
+/// that is not loaded.
+fn run_loaded(
+    arena: &mut Arena,
+    budget: u64,
+    max_nodes: u64,
+) -> Result<(u64, Result<Pause, u64>), usize> {
     // A tick builds at most one node: the run never needs room for more
     // than its budget.
     let mut collect_at = collection_size(arena.size(), max_nodes.min(budget));
@@ -79,22 +109,13 @@ pub fn run_capped(memory: &mut [Register], budget: u64, max_nodes: u64) -> (u64,
             .min(budget - ticks);
         let (done, result) = arena.run(stretch);
         ticks += done;
-        if let Err(e) = result {
-            break Ok(Pause::Failed(e));
+        match result {
+            Ok(_) => {}
+            Err(Interrupt::Failed(e)) => break Ok(Pause::Failed(e)),
+            Err(Interrupt::Load(slot)) => return Err(slot),
         }
     };
-    let origins = arena.unload(memory);
-    match ending {
-        Ok(pause) => (ticks, pause),
-        Err(built) => {
-            // The memory's own nodes stay alive (held by `origins`), so
-            // the nodes alive beyond `base` are the run's.
-            let base = crate::tree::nodes_alive().saturating_sub(built);
-            let (more, pause) = run_trees(memory, budget - ticks, max_nodes, base);
-            drop(origins);
-            (ticks + more, pause)
-        }
-    }
+    Ok((ticks, ending))
 }
 
 /// The rest of [`run_capped`] on plain trees, when more than `max_nodes`

@@ -17,6 +17,7 @@ mod register;
 mod run;
 mod store;
 
+pub use arena::forget_read_registers;
 pub use capped::run_capped;
 pub use cycle::{
     BadCycleSkip, CYCLE_SKIP_VARIABLE, MAX_SPAN, cycle_skip, cycle_skip_from_environment,
