@@ -285,15 +285,9 @@ fn expand_with(
     // once rather than grown by doubling, which copies them all each time
     // and leaves the old copies to the allocator. Memory reserved and not
     // written takes no pages; when none can be had, they grow as before.
-    let lines = expander
-        .out
-        .sources
-        .get(file)
-        .text
-        .bytes()
-        .filter(|&b| b == b'\n');
+    let lines = expander.out.sources.get(file).line_count();
     let mut items = Vec::new();
-    items.try_reserve_exact(lines.count() + 1).ok();
+    items.try_reserve_exact(lines).ok();
     expander.file(file, &mut items, 0);
     expander.out.sections.insert(
         0,
