@@ -207,9 +207,14 @@ impl Expr {
         &self,
         stands_for: &dyn Fn(&Name) -> Option<(usize, usize)>,
     ) -> (usize, usize) {
+        // Most operands are a name or a number: answered without the walk
+        // (the walk gives the same: the name's shape, or one term one deep).
+        match &self.kind {
+            ExprKind::Number(_) | ExprKind::Str(_) => return (1, 1),
+            ExprKind::Name(n) => return stands_for(n).unwrap_or((1, 1)),
+            _ => {}
+        }
         let (mut terms, mut deepest) = (0usize, 0usize);
-        // Most operands are a name or a number: no stack is allocated for
-        // an expression without parts.
         let mut pending = Vec::new();
         let mut first = Some((self, 1usize));
         while let Some((e, depth)) = first.take().or_else(|| pending.pop()) {

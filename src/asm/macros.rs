@@ -200,10 +200,16 @@ impl Params {
                 .and_then(|&k| self.list.get(k))
                 .map(|(_, arg)| arg);
         }
+        // The names of a macro's body and its parameters are interned in
+        // one file: the same name is mostly the same text, compared by
+        // address before by content.
+        let same = |n: &Name| {
+            n.scope == name.scope && (Rc::ptr_eq(&n.text, &name.text) || n.text == name.text)
+        };
         self.list
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| same(n))
             .map(|(_, arg)| arg)
     }
 }
