@@ -200,16 +200,10 @@ impl Params {
                 .and_then(|&k| self.list.get(k))
                 .map(|(_, arg)| arg);
         }
-        // The names of a macro's body and its parameters are interned in
-        // one file: the same name is mostly the same text, compared by
-        // address before by content.
-        let same = |n: &Name| {
-            n.scope == name.scope && (Rc::ptr_eq(&n.text, &name.text) || n.text == name.text)
-        };
         self.list
             .iter()
             .rev()
-            .find(|(n, _)| same(n))
+            .find(|(n, _)| n == name)
             .map(|(_, arg)| arg)
     }
 }
@@ -394,6 +388,25 @@ impl Expander<'_> {
                 }
             };
             match node {
+                // An instruction of a macro's body is built with the
+                // arguments put in (what `line` does to a copy of it).
+                Node::Line(Line {
+                    stmt: Stmt::Op { name, args },
+                    span,
+                }) if !self.macros.contains_key(&*name.text) => {
+                    if self.fits(args, scope, *span) {
+                        let args = args
+                            .iter()
+                            .map(|a| substituted(a, scope, global_label))
+                            .collect();
+                        let stmt = Stmt::Op {
+                            name: name.clone(),
+                            args,
+                        };
+                        let item = self.item(Line { stmt, span: *span }, scope);
+                        self.emit(out, item);
+                    }
+                }
                 Node::Line(line) => self.line(line.clone(), context, out, global_label),
                 Node::If {
                     condition,
@@ -949,18 +962,39 @@ fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<Rc<str>>) {
             substitute(a, scope, g);
             substitute(b, scope, g);
         }
-        ExprKind::List(items, tail) => {
-            items.iter_mut().for_each(|e| substitute(e, scope, g));
-            if let Some(t) = tail {
-                substitute(t, scope, g);
-            }
+        ExprKind::List(list) => {
+            let (items, tail) = &mut **list;
+            items
+                .iter_mut()
+                .chain(tail)
+                .for_each(|e| substitute(e, scope, g));
         }
         ExprKind::Tuple(items) => items.iter_mut().for_each(|e| substitute(e, scope, g)),
-        ExprKind::Apply(head, args) => {
+        ExprKind::Apply(application) => {
+            let (head, args) = &mut **application;
             substitute_name(head, scope, g);
             args.iter_mut().for_each(|e| substitute(e, scope, g));
         }
     }
+}
+
+/// [`substitute`] on a copy of `expr`, without copying a lone name that a
+/// parameter replaces.
+fn substituted(expr: &Expr, scope: &Scope, g: &Option<Rc<str>>) -> Expr {
+    if let ExprKind::Name(n) = &expr.kind {
+        if let Some(arg) = scope.params.get(n) {
+            return arg.expr.clone();
+        }
+        let mut name = n.clone();
+        rename(&mut name, scope, g);
+        return Expr {
+            kind: ExprKind::Name(name),
+            span: expr.span,
+        };
+    }
+    let mut copy = expr.clone();
+    substitute(&mut copy, scope, g);
+    copy
 }
 
 /// Computes arithmetic on plain numbers inside a macro argument now, so that

@@ -665,7 +665,7 @@ where
             .then(just(Token::Bar).ignore_then(expr.clone()).or_not())
             .delimited_by(just(Token::LBracket), just(Token::RBracket))
             .map_with(move |(items, tail), e| Expr {
-                kind: ExprKind::List(items, tail.map(Box::new)),
+                kind: ExprKind::List(Box::new((items, tail))),
                 span: span(e.span()),
             });
         let parens = items
@@ -675,7 +675,7 @@ where
                 let span = span(e.span());
                 match items.len() {
                     0 => Expr {
-                        kind: ExprKind::List(Vec::new(), None),
+                        kind: ExprKind::List(Box::default()),
                         span,
                     },
                     1 => items.remove(0),
@@ -690,7 +690,7 @@ where
         let call = ident(file)
             .then(items.delimited_by(just(Token::CallOpen), just(Token::RParen)))
             .map_with(move |(head, args), e| Expr {
-                kind: ExprKind::Apply(Box::new(head), args),
+                kind: ExprKind::Apply(Box::new((head, args))),
                 span: span(e.span()),
             });
         // `@i`: register number i, written as `reg NAME @INDEX` writes it.
@@ -705,27 +705,24 @@ where
         let apply = atom.clone().foldl_with(atom.repeated(), move |head, arg, e| {
             let span = span(e.span());
             match head.kind {
-                ExprKind::Apply(f, mut args) => {
-                    args.push(arg);
+                ExprKind::Apply(mut application) => {
+                    application.1.push(arg);
                     Expr {
-                        kind: ExprKind::Apply(f, args),
+                        kind: ExprKind::Apply(application),
                         span,
                     }
                 }
                 ExprKind::Name(n) => Expr {
-                    kind: ExprKind::Apply(
-                        Box::new(Ident::new(n, head.span)),
-                        vec![arg],
-                    ),
+                    kind: ExprKind::Apply(Box::new((Ident::new(n, head.span), vec![arg]))),
                     span,
                 },
                 // Applying something that is not a name: reported when the
                 // value is computed.
                 _ => Expr {
-                    kind: ExprKind::Apply(
-                        Box::new(Ident::new(Name::root(""), head.span)),
+                    kind: ExprKind::Apply(Box::new((
+                        Ident::new(Name::root(""), head.span),
                         vec![head, arg],
-                    ),
+                    ))),
                     span,
                 },
             }
