@@ -62,14 +62,19 @@ impl Opcode {
 
     /// The opcode of a mnemonic (any case).
     pub fn parse(name: &str) -> Option<Opcode> {
-        [
+        let all = [
             Opcode::Nilify,
             Opcode::Construct,
             Opcode::Deconstruct,
             Opcode::CopyIfNil,
-        ]
-        .into_iter()
-        .find(|op| op.mnemonic().eq_ignore_ascii_case(name))
+        ];
+        // Mostly written in lower case: compared as it is first.
+        all.into_iter()
+            .find(|op| op.mnemonic() == name)
+            .or_else(|| {
+                all.into_iter()
+                    .find(|op| op.mnemonic().eq_ignore_ascii_case(name))
+            })
     }
 
     /// Number of operands.
