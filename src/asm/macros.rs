@@ -101,8 +101,9 @@ pub struct Item {
     pub span: Span,
     /// The macro invocations it came from.
     pub chain: Chain,
-    /// For a `block`: its body.
-    pub body: Vec<Item>,
+    /// For a `block`: its body (a boxed slice, so that every item stays
+    /// small).
+    pub body: Box<[Item]>,
 }
 
 /// A sequence of code that is laid out on its own.
@@ -381,7 +382,7 @@ impl Expander<'_> {
                 },
                 Walk::Block { .. } => {
                     if let Some(Walk::Block { mut header, start }) = stack.pop() {
-                        header.body = out.split_off(start);
+                        header.body = out.split_off(start).into_boxed_slice();
                         out.push(*header);
                     }
                     continue;
@@ -589,7 +590,7 @@ impl Expander<'_> {
             stmt: line.stmt,
             span: line.span,
             chain: scope.chain.clone(),
-            body: Vec::new(),
+            body: Box::default(),
         }
     }
 

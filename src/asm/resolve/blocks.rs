@@ -65,9 +65,9 @@ impl Resolver<'_> {
                             let keep = self.keep_instructions;
                             if let Stmt::Op { args, .. } = &mut item.stmt {
                                 instr.exprs = if keep {
-                                    args.clone()
+                                    args.as_slice().into()
                                 } else {
-                                    std::mem::take(args)
+                                    std::mem::take(args).into_boxed_slice()
                                 };
                             }
                             self.out.blocks[b].instrs.push(instr);
@@ -156,7 +156,7 @@ impl Resolver<'_> {
                     }
                     if let Some(mut instr) = self.instruction(inner) {
                         if let Stmt::Op { args, .. } = &inner.stmt {
-                            instr.exprs = args.clone();
+                            instr.exprs = args.as_slice().into();
                         }
                         self.out.blocks[b].instrs.push(instr);
                     }
@@ -264,7 +264,7 @@ impl Resolver<'_> {
         Some(Instr {
             op,
             operands: [0; 3],
-            exprs: Vec::new(),
+            exprs: Box::default(),
             operand_spans: spans,
             span: item.span,
             chain: item.chain.clone(),

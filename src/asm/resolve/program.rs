@@ -165,7 +165,7 @@ pub struct Instr {
     pub operands: [i64; 3],
     /// The operands as written (empty once resolved into `operands`, in
     /// the code that runs).
-    pub exprs: Vec<Expr>,
+    pub exprs: Box<[Expr]>,
     /// Where each operand was written.
     pub operand_spans: [Span; 3],
     /// Where the instruction was written.
