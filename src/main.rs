@@ -47,7 +47,9 @@ unsafe impl GlobalAlloc for Mimalloc {
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
         if layout.align() <= Mimalloc::WORD {
             // SAFETY: see the impl.
-            unsafe { mi_zalloc(layout.size()) }.cast::<u8>()
+            let p = unsafe { mi_zalloc(layout.size()) }.cast::<u8>();
+            debug_assert!(p.align_offset(layout.align()) == 0);
+            p
         } else {
             // SAFETY: the caller's contract, passed on.
             unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
