@@ -1,8 +1,81 @@
 //! The `constree` binary: the command line of [`constree::cli`].
 
+use std::alloc::GlobalAlloc;
+
 /// A faster allocator for the many small allocations of the assembler.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Mimalloc = Mimalloc;
+
+/// mimalloc, asked for word-aligned blocks through its plain `mi_malloc`
+/// and `mi_realloc`. `mimalloc::MiMalloc` asks for every block through
+/// `mi_malloc_aligned`, whose fast path only takes a block that happens to
+/// be aligned: for a size that is not a power of two it falls to the
+/// over-allocating path at every call (a block of another size class, so
+/// the size's own pages are never refilled), 112 instructions an
+/// allocation in `constree check` (docs/performance.md, "Issue 20, sixth
+/// round: check"). Every mimalloc block is aligned to at least a word, and
+/// mimalloc's own `mi_realloc_aligned` uses `mi_realloc` for such
+/// alignments; larger alignments still go through `MiMalloc`.
+struct Mimalloc;
+
+impl Mimalloc {
+    /// The alignment every block of mimalloc has (`MI_INTPTR_SIZE`).
+    const WORD: usize = std::mem::size_of::<usize>();
+}
+
+// SAFETY: blocks of alignment at most a word come from `mi_malloc`,
+// `mi_zalloc` and `mi_realloc`, which return word-aligned blocks (or null)
+// of at least the size asked; every block, whichever function made it, is
+// freed by `mi_free` and may be resized by `mi_realloc` (mimalloc's own
+// `mi_realloc_aligned` does so for word alignments), so `dealloc` and
+// `realloc` accept the blocks of both paths.
+unsafe impl GlobalAlloc for Mimalloc {
+    #[inline]
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        if layout.align() <= Mimalloc::WORD {
+            // SAFETY: see the impl.
+            let p = unsafe { mi_malloc(layout.size()) }.cast::<u8>();
+            debug_assert!(p.align_offset(layout.align()) == 0);
+            p
+        } else {
+            // SAFETY: the caller's contract, passed on.
+            unsafe { mimalloc::MiMalloc.alloc(layout) }
+        }
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        if layout.align() <= Mimalloc::WORD {
+            // SAFETY: see the impl.
+            let p = unsafe { mi_zalloc(layout.size()) }.cast::<u8>();
+            debug_assert!(p.align_offset(layout.align()) == 0);
+            p
+        } else {
+            // SAFETY: the caller's contract, passed on.
+            unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
+        }
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: the caller's contract, passed on (`mi_free` frees the
+        // blocks of both paths).
+        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        if layout.align() <= Mimalloc::WORD {
+            // SAFETY: see the impl; `ptr` is a live block of this allocator.
+            let p = unsafe { mi_realloc(ptr.cast(), new_size) }.cast::<u8>();
+            debug_assert!(p.align_offset(layout.align()) == 0);
+            p
+        } else {
+            // SAFETY: the caller's contract, passed on.
+            unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
+        }
+    }
+}
 
 fn main() -> std::process::ExitCode {
     // Like other command-line tools, end quietly when the reader of our
@@ -44,4 +117,10 @@ unsafe extern "C" {
     /// mimalloc's default for an option, which its `MIMALLOC_...`
     /// environment variable overrides (linked in by `libmimalloc-sys`).
     fn mi_option_set_default(option: std::ffi::c_int, value: std::ffi::c_long);
+    /// mimalloc's `malloc`: a block of at least `size` bytes, or null.
+    fn mi_malloc(size: usize) -> *mut std::ffi::c_void;
+    /// mimalloc's `calloc` of one element: `mi_malloc`, zeroed.
+    fn mi_zalloc(size: usize) -> *mut std::ffi::c_void;
+    /// mimalloc's `realloc`.
+    fn mi_realloc(p: *mut std::ffi::c_void, size: usize) -> *mut std::ffi::c_void;
 }

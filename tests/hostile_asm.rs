@@ -254,10 +254,10 @@ fn statements_stay_small() {
     use constree::asm::{ast, macros};
     use std::mem::size_of;
     let sizes = [
-        ("Expr", size_of::<ast::Expr>(), 56),
+        ("Expr", size_of::<ast::Expr>(), 48),
         ("Stmt", size_of::<ast::Stmt>(), 80),
         ("Line", size_of::<ast::Line>(), 96),
-        ("Item", size_of::<macros::Item>(), 128),
+        ("Item", size_of::<macros::Item>(), 112),
     ];
     for (name, size, most) in sizes {
         assert!(

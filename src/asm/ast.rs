@@ -29,7 +29,7 @@ impl ScopeId {
 ///
 /// Users see the text alone (`Display`); an image spells a name local to an
 /// expansion with its scope after a dot ([`Name::image_text`]).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Eq, PartialOrd, Ord)]
 pub struct Name {
     /// The text, as written (shared by every copy of the name).
     pub text: Rc<str>,
@@ -55,6 +55,25 @@ impl Name {
         } else {
             format!("{}.{}", self.text, self.scope.0)
         }
+    }
+}
+
+/// Equal texts and scopes. The parser interns names per file, so an equal
+/// name is mostly the same text: compared by address before by content
+/// (the same equality as the texts', only faster).
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.scope == other.scope
+            && (Rc::ptr_eq(&self.text, &other.text) || self.text == other.text)
+    }
+}
+
+/// The hash of the text, then of the scope (as derived: equal names hash
+/// equally).
+impl std::hash::Hash for Name {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+        self.scope.hash(state);
     }
 }
 
@@ -162,13 +181,14 @@ pub enum ExprKind {
     Not(Box<Expr>),
     /// `a OP b`
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// `[a, b]` or `[a, b | tail]`
-    List(Vec<Expr>, Option<Box<Expr>>),
+    /// `[a, b]` or `[a, b | tail]`: the items and the tail (boxed, so
+    /// that every expression stays small).
+    List(Box<(Vec<Expr>, Option<Expr>)>),
     /// `(a, b, ...)`: two or more elements (`()` is Nil, `(a)` is `a`).
     Tuple(Vec<Expr>),
-    /// `Head a b ...`: a constructor or built-in applied to arguments (the
-    /// head boxed, so that every expression stays small).
-    Apply(Box<Ident>, Vec<Expr>),
+    /// `Head a b ...`: a constructor or built-in applied to arguments
+    /// (boxed, so that every expression stays small).
+    Apply(Box<(Ident, Vec<Expr>)>),
     /// `#e`: the constant register that holds the value of `e`.
     Pool(Box<Expr>),
     /// `@i`: register number `i` (a number, a constant's name or an
@@ -189,8 +209,9 @@ impl Expr {
                 vec![x]
             }
             ExprKind::Binary(_, a, b) => vec![a, b],
-            ExprKind::List(items, tail) => items.iter().chain(tail.as_deref()).collect(),
-            ExprKind::Tuple(items) | ExprKind::Apply(_, items) => items.iter().collect(),
+            ExprKind::List(list) => list.0.iter().chain(&list.1).collect(),
+            ExprKind::Apply(application) => application.1.iter().collect(),
+            ExprKind::Tuple(items) => items.iter().collect(),
         }
     }
 
@@ -207,9 +228,14 @@ impl Expr {
         &self,
         stands_for: &dyn Fn(&Name) -> Option<(usize, usize)>,
     ) -> (usize, usize) {
+        // Most operands are a name or a number: answered without the walk
+        // (the walk gives the same: the name's shape, or one term one deep).
+        match &self.kind {
+            ExprKind::Number(_) | ExprKind::Str(_) => return (1, 1),
+            ExprKind::Name(n) => return stands_for(n).unwrap_or((1, 1)),
+            _ => {}
+        }
         let (mut terms, mut deepest) = (0usize, 0usize);
-        // Most operands are a name or a number: no stack is allocated for
-        // an expression without parts.
         let mut pending = Vec::new();
         let mut first = Some((self, 1usize));
         while let Some((e, depth)) = first.take().or_else(|| pending.pop()) {

@@ -11,7 +11,7 @@
 use super::layout::{Layout, always_nil};
 use super::resolve::{Opcode, Resolved, Role};
 use crate::diagnostic::{Code, Diagnostic};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// A call in a block: the callee's block and the size of what it pushes.
 struct Call {
@@ -35,8 +35,8 @@ fn stack_needed(resolved: &Resolved, layout: &Layout, stack: usize) -> Option<(u
     // routine it calls is known. What each needs below it, and the callee
     // of its deepest call; `None` when unknown (a recursive call, or a jump
     // this analysis does not follow).
-    let mut need: HashMap<usize, Option<(u64, Option<usize>)>> = HashMap::new();
-    let mut on_path: HashSet<usize> = HashSet::new();
+    let mut need: HashMap<usize, Option<(u64, Option<usize>)>> = HashMap::default();
+    let mut on_path: HashSet<usize> = HashSet::default();
     let mut work = vec![Visit::Enter(entry)];
     while let Some(visit) = work.pop() {
         match visit {
@@ -102,7 +102,7 @@ fn calls_of_routine(
 ) -> Option<Vec<Call>> {
     let stack = stack as i64;
     let mut calls = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut work = vec![start];
     while let Some(b) = work.pop() {
         if !seen.insert(b) {

@@ -352,7 +352,8 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
             other => Err(type_error(inner.span, "a boolean", &other)),
         },
         ExprKind::Binary(op, a, b) => binary(*op, a, b, expr.span, env),
-        ExprKind::List(items, tail) => {
+        ExprKind::List(list) => {
+            let (items, tail) = &**list;
             let items = items
                 .iter()
                 .map(|e| eval(e, env))
@@ -369,7 +370,7 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
                 .map(|e| eval(e, env))
                 .collect::<Result<Rc<[Value]>, _>>()?,
         )),
-        ExprKind::Apply(head, args) => apply(head, args, expr.span, env),
+        ExprKind::Apply(application) => apply(&application.0, &application.1, expr.span, env),
         ExprKind::Pool(_) => Err(err(
             Code::E0403,
             "`#` makes a constant register: it is not a value".into(),
@@ -542,16 +543,16 @@ fn nesting_of(expr: &Expr, env: &Env<'_>) -> usize {
             | ExprKind::Pool(x)
             | ExprKind::RegisterIndex(x) => pending.push((x, depth)),
             ExprKind::Binary(_, a, b) => pending.extend([(&**a, depth), (&**b, depth)]),
-            ExprKind::List(items, tail) => {
+            ExprKind::List(list) => {
                 deepest = deepest.max(inside);
-                pending.extend(items.iter().map(|x| (x, inside)));
-                pending.extend(tail.as_deref().map(|x| (x, inside)));
+                pending.extend(list.0.iter().chain(&list.1).map(|x| (x, inside)));
             }
             ExprKind::Tuple(items) => {
                 deepest = deepest.max(inside);
                 pending.extend(items.iter().map(|x| (x, inside)));
             }
-            ExprKind::Apply(head, args) => {
+            ExprKind::Apply(application) => {
+                let (head, args) = &**application;
                 let depth = if *head.text == *"some" { inside } else { depth };
                 deepest = deepest.max(depth);
                 pending.extend(args.iter().map(|x| (x, depth)));

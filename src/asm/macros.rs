@@ -101,8 +101,9 @@ pub struct Item {
     pub span: Span,
     /// The macro invocations it came from.
     pub chain: Chain,
-    /// For a `block`: its body.
-    pub body: Vec<Item>,
+    /// For a `block`: its body (a boxed slice, so that every item stays
+    /// small).
+    pub body: Box<[Item]>,
 }
 
 /// A sequence of code that is laid out on its own.
@@ -285,15 +286,9 @@ fn expand_with(
     // once rather than grown by doubling, which copies them all each time
     // and leaves the old copies to the allocator. Memory reserved and not
     // written takes no pages; when none can be had, they grow as before.
-    let lines = expander
-        .out
-        .sources
-        .get(file)
-        .text
-        .bytes()
-        .filter(|&b| b == b'\n');
+    let lines = expander.out.sources.get(file).line_count();
     let mut items = Vec::new();
-    items.try_reserve_exact(lines.count() + 1).ok();
+    items.try_reserve_exact(lines).ok();
     expander.file(file, &mut items, 0);
     expander.out.sections.insert(
         0,
@@ -387,13 +382,32 @@ impl Expander<'_> {
                 },
                 Walk::Block { .. } => {
                     if let Some(Walk::Block { mut header, start }) = stack.pop() {
-                        header.body = out.split_off(start);
+                        header.body = out.split_off(start).into_boxed_slice();
                         out.push(*header);
                     }
                     continue;
                 }
             };
             match node {
+                // An instruction of a macro's body is built with the
+                // arguments put in (what `line` does to a copy of it).
+                Node::Line(Line {
+                    stmt: Stmt::Op { name, args },
+                    span,
+                }) if !self.macros.contains_key(&*name.text) => {
+                    if self.fits(args, scope, *span) {
+                        let args = args
+                            .iter()
+                            .map(|a| substituted(a, scope, global_label))
+                            .collect();
+                        let stmt = Stmt::Op {
+                            name: name.clone(),
+                            args,
+                        };
+                        let item = self.item(Line { stmt, span: *span }, scope);
+                        self.emit(out, item);
+                    }
+                }
                 Node::Line(line) => self.line(line.clone(), context, out, global_label),
                 Node::If {
                     condition,
@@ -576,7 +590,7 @@ impl Expander<'_> {
             stmt: line.stmt,
             span: line.span,
             chain: scope.chain.clone(),
-            body: Vec::new(),
+            body: Box::default(),
         }
     }
 
@@ -949,18 +963,39 @@ fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<Rc<str>>) {
             substitute(a, scope, g);
             substitute(b, scope, g);
         }
-        ExprKind::List(items, tail) => {
-            items.iter_mut().for_each(|e| substitute(e, scope, g));
-            if let Some(t) = tail {
-                substitute(t, scope, g);
-            }
+        ExprKind::List(list) => {
+            let (items, tail) = &mut **list;
+            items
+                .iter_mut()
+                .chain(tail)
+                .for_each(|e| substitute(e, scope, g));
         }
         ExprKind::Tuple(items) => items.iter_mut().for_each(|e| substitute(e, scope, g)),
-        ExprKind::Apply(head, args) => {
+        ExprKind::Apply(application) => {
+            let (head, args) = &mut **application;
             substitute_name(head, scope, g);
             args.iter_mut().for_each(|e| substitute(e, scope, g));
         }
     }
+}
+
+/// [`substitute`] on a copy of `expr`, without copying a lone name that a
+/// parameter replaces.
+fn substituted(expr: &Expr, scope: &Scope, g: &Option<Rc<str>>) -> Expr {
+    if let ExprKind::Name(n) = &expr.kind {
+        if let Some(arg) = scope.params.get(n) {
+            return arg.expr.clone();
+        }
+        let mut name = n.clone();
+        rename(&mut name, scope, g);
+        return Expr {
+            kind: ExprKind::Name(name),
+            span: expr.span,
+        };
+    }
+    let mut copy = expr.clone();
+    substitute(&mut copy, scope, g);
+    copy
 }
 
 /// Computes arithmetic on plain numbers inside a macro argument now, so that

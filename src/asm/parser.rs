@@ -32,8 +32,8 @@ pub struct Nodes<'t> {
     file: FileId,
     eoi: SimpleSpan,
     lines: lexer::Lines<'t>,
-    /// Lines parsed and not given out yet.
-    parsed: std::collections::VecDeque<Line>,
+    /// Lines parsed and not given out yet (a chunk's, taken in order).
+    parsed: std::vec::IntoIter<Line>,
     /// The distinct names parsed so far (see [`Interning`]).
     names: FxHashSet<Rc<str>>,
     /// The nodes open (`if`, `macro`, `block` without their `end` yet),
@@ -126,7 +126,7 @@ impl<'t> Nodes<'t> {
             file,
             eoi: (text.len()..text.len()).into(),
             lines: lexer::Lines::new(file, text),
-            parsed: std::collections::VecDeque::new(),
+            parsed: Vec::new().into_iter(),
             names: FxHashSet::default(),
             open: Vec::new(),
             diagnostics: Vec::new(),
@@ -142,23 +142,23 @@ impl<'t> Nodes<'t> {
 
     /// The next statement, parsing the next lines when none is left.
     fn next_line(&mut self) -> Option<Line> {
-        while self.parsed.is_empty() {
+        loop {
+            if let Some(line) = self.parsed.next() {
+                return Some(line);
+            }
             let chunk: Vec<lexer::Line<'_>> = self.lines.by_ref().take(CHUNK_LINES).collect();
             if chunk.is_empty() {
                 return None;
             }
-            let mut lines = Vec::new();
-            parse_chunk(
+            self.parsed = parse_chunk(
                 self.file,
                 chunk,
                 self.eoi,
                 &mut self.names,
-                &mut lines,
                 &mut self.diagnostics,
-            );
-            self.parsed.extend(lines);
+            )
+            .into_iter();
         }
-        self.parsed.pop_front()
     }
 
     /// A node into the one open, or out as a top-level node.
@@ -256,20 +256,20 @@ impl Iterator for Nodes<'_> {
     }
 }
 
-/// Parses some logical lines into `out`: those of the common shapes by
-/// hand ([`plain_line`]), the others in one run of chumsky.
+/// Parses some logical lines: those of the common shapes by hand
+/// ([`plain_line`]), the others in one run of chumsky.
 fn parse_chunk(
     file: FileId,
     chunk: Vec<lexer::Line<'_>>,
     eoi: SimpleSpan,
     names: &mut FxHashSet<Rc<str>>,
-    out: &mut Vec<Line>,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Vec<Line> {
     // For each line, how many statements it gave by hand, or `None` when
     // chumsky parses it.
     let mut by_hand = Vec::with_capacity(chunk.len());
-    let mut plain = Vec::new();
+    // A statement a line, and room for some labels in front of them.
+    let mut plain = Vec::with_capacity(chunk.len() + chunk.len() / 4);
     let mut others: Vec<&lexer::Line<'_>> = Vec::new();
     for line in &chunk {
         let before = plain.len();
@@ -281,8 +281,7 @@ fn parse_chunk(
         }
     }
     if others.is_empty() {
-        out.append(&mut plain);
-        return;
+        return plain;
     }
     let _interning = Interning::start(names);
     let mut errors = Vec::new();
@@ -290,14 +289,13 @@ fn parse_chunk(
     if parsed.len() != others.len() {
         // Not one result per line (never seen): chumsky parses it all.
         let all: Vec<&lexer::Line<'_>> = chunk.iter().collect();
-        out.extend(
-            parse_lines(file, &all, eoi, diagnostics)
-                .into_iter()
-                .flatten(),
-        );
-        return;
+        return parse_lines(file, &all, eoi, diagnostics)
+            .into_iter()
+            .flatten()
+            .collect();
     }
     diagnostics.append(&mut errors);
+    let mut out = Vec::with_capacity(plain.len() + parsed.len());
     let mut plain = plain.into_iter();
     let mut parsed = parsed.into_iter();
     for given in by_hand {
@@ -306,6 +304,7 @@ fn parse_chunk(
             None => out.extend(parsed.next().into_iter().flatten()),
         }
     }
+    out
 }
 
 /// Parses logical lines in one run of chumsky with a cheap error type,
@@ -666,7 +665,7 @@ where
             .then(just(Token::Bar).ignore_then(expr.clone()).or_not())
             .delimited_by(just(Token::LBracket), just(Token::RBracket))
             .map_with(move |(items, tail), e| Expr {
-                kind: ExprKind::List(items, tail.map(Box::new)),
+                kind: ExprKind::List(Box::new((items, tail))),
                 span: span(e.span()),
             });
         let parens = items
@@ -676,7 +675,7 @@ where
                 let span = span(e.span());
                 match items.len() {
                     0 => Expr {
-                        kind: ExprKind::List(Vec::new(), None),
+                        kind: ExprKind::List(Box::default()),
                         span,
                     },
                     1 => items.remove(0),
@@ -691,7 +690,7 @@ where
         let call = ident(file)
             .then(items.delimited_by(just(Token::CallOpen), just(Token::RParen)))
             .map_with(move |(head, args), e| Expr {
-                kind: ExprKind::Apply(Box::new(head), args),
+                kind: ExprKind::Apply(Box::new((head, args))),
                 span: span(e.span()),
             });
         // `@i`: register number i, written as `reg NAME @INDEX` writes it.
@@ -706,27 +705,24 @@ where
         let apply = atom.clone().foldl_with(atom.repeated(), move |head, arg, e| {
             let span = span(e.span());
             match head.kind {
-                ExprKind::Apply(f, mut args) => {
-                    args.push(arg);
+                ExprKind::Apply(mut application) => {
+                    application.1.push(arg);
                     Expr {
-                        kind: ExprKind::Apply(f, args),
+                        kind: ExprKind::Apply(application),
                         span,
                     }
                 }
                 ExprKind::Name(n) => Expr {
-                    kind: ExprKind::Apply(
-                        Box::new(Ident::new(n, head.span)),
-                        vec![arg],
-                    ),
+                    kind: ExprKind::Apply(Box::new((Ident::new(n, head.span), vec![arg]))),
                     span,
                 },
                 // Applying something that is not a name: reported when the
                 // value is computed.
                 _ => Expr {
-                    kind: ExprKind::Apply(
-                        Box::new(Ident::new(Name::root(""), head.span)),
+                    kind: ExprKind::Apply(Box::new((
+                        Ident::new(Name::root(""), head.span),
                         vec![head, arg],
-                    ),
+                    ))),
                     span,
                 },
             }

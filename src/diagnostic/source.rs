@@ -58,15 +58,18 @@ pub struct SourceFile {
 impl SourceFile {
     /// A file from its name, optional disk path and text.
     pub fn new(name: String, path: Option<PathBuf>, text: String) -> SourceFile {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let line_starts = line_starts(&text);
         SourceFile {
             name,
             path,
             text,
             line_starts,
         }
+    }
+
+    /// How many lines the text has (one more than its newlines).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -127,6 +130,37 @@ impl SourceFile {
     }
 }
 
+/// Where each line of a text starts: 0, and the byte after every newline.
+///
+/// Eight bytes are tested at a time for a newline (a 100,000-line file is
+/// read once for it, at about one instruction a byte; `match_indices` took
+/// seven, docs/performance.md, "Issue 20, sixth round: check").
+fn line_starts(text: &str) -> Vec<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    let mut starts = vec![0];
+    let mut push_newlines = |at: usize, bytes: &[u8]| {
+        let found = bytes.iter().enumerate().filter(|&(_, &b)| b == b'\n');
+        starts.extend(found.map(|(k, _)| at + k + 1));
+    };
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or_default());
+        // Zero in the bytes that are newlines: a byte of `x` is zero only
+        // if this sets the high bit of some byte (exactly when there is
+        // one, which is all that is asked).
+        let x = word ^ NEWLINES;
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            push_newlines(at, chunk);
+        }
+        at += 8;
+    }
+    push_newlines(at, chunks.remainder());
+    starts
+}
+
 /// Every file an assembly read, by [`FileId`].
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
@@ -172,5 +206,38 @@ impl Sources {
         let file = self.get(span.file);
         let (line, col) = file.line_col(span.start as usize);
         format!("{}:{line}:{col}", file.name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where lines start, found one character at a time.
+    fn plain_line_starts(text: &str) -> Vec<usize> {
+        std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect()
+    }
+
+    #[test]
+    fn line_starts_are_those_of_a_plain_scan() {
+        // Texts of every length up to 300, of pieces picked by a simple
+        // generator: newlines at every offset in and across the chunks of
+        // eight, runs of them, bytes one off a newline and non-ASCII ones.
+        let pieces = ["a", "\n", "\n\n", "é", "\r\n", "\u{b}", "\u{10a}", "; x"];
+        let mut seed = 7u64;
+        for length in 0..300 {
+            let mut text = String::new();
+            while text.len() < length {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            assert_eq!(line_starts(&text), plain_line_starts(&text), "{text:?}");
+            let all_newlines = "\n".repeat(length);
+            assert_eq!(line_starts(&all_newlines), plain_line_starts(&all_newlines));
+        }
     }
 }

@@ -15,11 +15,18 @@ impl Resolver<'_> {
             let main = section.main;
             let mut current: Option<usize> = None;
             let mut previous: Option<usize> = None;
+            // A block's instructions are reserved at once (they grew by
+            // doubling, copying them each time): `runs[run]` instructions
+            // follow the section's start or its `run`th label or `block`.
+            let runs = instruction_runs(&section.items);
+            let wanted = |run: usize| runs.get(run).copied().unwrap_or(0);
+            let mut run = 0;
             // The instructions move into the blocks, in place (a program
             // may have millions).
             section.items.retain_mut(|item| {
                 match &item.stmt {
                     Stmt::Label(name) => {
+                        run += 1;
                         let starts_new =
                             current.is_none_or(|b| !self.out.blocks[b].instrs.is_empty());
                         let b = if starts_new {
@@ -34,6 +41,7 @@ impl Resolver<'_> {
                             current.expect("checked")
                         };
                         current = Some(b);
+                        self.out.blocks[b].instrs.reserve_exact(wanted(run));
                         if self.declare(name, Symbol::label(b)) {
                             self.out.blocks[b].labels.push(name.clone());
                             self.out.labels.insert(name.name(), b);
@@ -44,6 +52,7 @@ impl Resolver<'_> {
                             Some(b) => b,
                             None => {
                                 let b = self.new_block(s, item.span, previous);
+                                self.out.blocks[b].instrs.reserve_exact(wanted(run));
                                 previous = Some(b);
                                 current = Some(b);
                                 if main && self.out.entry.is_none() {
@@ -56,9 +65,9 @@ impl Resolver<'_> {
                             let keep = self.keep_instructions;
                             if let Stmt::Op { args, .. } = &mut item.stmt {
                                 instr.exprs = if keep {
-                                    args.clone()
+                                    args.as_slice().into()
                                 } else {
-                                    std::mem::take(args)
+                                    std::mem::take(args).into_boxed_slice()
                                 };
                             }
                             self.out.blocks[b].instrs.push(instr);
@@ -66,6 +75,7 @@ impl Resolver<'_> {
                         }
                     }
                     Stmt::Block { name, .. } => {
+                        run += 1;
                         self.hand_block(s, item, name);
                         // A hand-laid block interrupts fall-through.
                         current = None;
@@ -146,7 +156,7 @@ impl Resolver<'_> {
                     }
                     if let Some(mut instr) = self.instruction(inner) {
                         if let Stmt::Op { args, .. } = &inner.stmt {
-                            instr.exprs = args.clone();
+                            instr.exprs = args.as_slice().into();
                         }
                         self.out.blocks[b].instrs.push(instr);
                     }
@@ -254,7 +264,7 @@ impl Resolver<'_> {
         Some(Instr {
             op,
             operands: [0; 3],
-            exprs: Vec::new(),
+            exprs: Box::default(),
             operand_spans: spans,
             span: item.span,
             chain: item.chain.clone(),
@@ -423,4 +433,22 @@ impl Resolver<'_> {
             }
         }
     }
+}
+
+/// How many instructions follow the start of a section and each label and
+/// `block` in it, up to the next label or `block`, in order.
+fn instruction_runs(items: &[Item]) -> Vec<usize> {
+    let mut runs = vec![0];
+    for item in items {
+        match item.stmt {
+            Stmt::Label(_) | Stmt::Block { .. } => runs.push(0),
+            Stmt::Op { .. } => {
+                if let Some(last) = runs.last_mut() {
+                    *last += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    runs
 }

@@ -213,16 +213,11 @@ pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&Name)) {
             walk_names(a, f);
             walk_names(b, f);
         }
-        ExprKind::List(items, tail) => {
-            items.iter().for_each(|x| walk_names(x, f));
-            if let Some(t) = tail {
-                walk_names(t, f);
-            }
-        }
+        ExprKind::List(list) => list.0.iter().chain(&list.1).for_each(|x| walk_names(x, f)),
         ExprKind::Tuple(items) => items.iter().for_each(|x| walk_names(x, f)),
-        ExprKind::Apply(head, args) => {
-            f(&head.name());
-            args.iter().for_each(|x| walk_names(x, f));
+        ExprKind::Apply(application) => {
+            f(&application.0.name());
+            application.1.iter().for_each(|x| walk_names(x, f));
         }
     }
 }
@@ -242,20 +237,26 @@ fn strip(e: &Expr) -> String {
         ExprKind::Pool(x) => format!("#{}", strip(x)),
         ExprKind::RegisterIndex(x) => format!("@{}", strip(x)),
         ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", strip(a), strip(b)),
-        ExprKind::List(items, tail) => format!(
+        ExprKind::List(list) => format!(
             "[{}{}]",
-            items.iter().map(strip).collect::<Vec<_>>().join(","),
-            tail.as_ref()
+            list.0.iter().map(strip).collect::<Vec<_>>().join(","),
+            list.1
+                .as_ref()
                 .map_or(String::new(), |t| format!("|{}", strip(t)))
         ),
         ExprKind::Tuple(items) => format!(
             "({})",
             items.iter().map(strip).collect::<Vec<_>>().join(",")
         ),
-        ExprKind::Apply(h, args) => format!(
+        ExprKind::Apply(application) => format!(
             "({} {})",
-            h.text,
-            args.iter().map(strip).collect::<Vec<_>>().join(" ")
+            application.0.text,
+            application
+                .1
+                .iter()
+                .map(strip)
+                .collect::<Vec<_>>()
+                .join(" ")
         ),
     }
 }

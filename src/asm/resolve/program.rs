@@ -62,14 +62,19 @@ impl Opcode {
 
     /// The opcode of a mnemonic (any case).
     pub fn parse(name: &str) -> Option<Opcode> {
-        [
+        let all = [
             Opcode::Nilify,
             Opcode::Construct,
             Opcode::Deconstruct,
             Opcode::CopyIfNil,
-        ]
-        .into_iter()
-        .find(|op| op.mnemonic().eq_ignore_ascii_case(name))
+        ];
+        // Mostly written in lower case: compared as it is first.
+        all.into_iter()
+            .find(|op| op.mnemonic() == name)
+            .or_else(|| {
+                all.into_iter()
+                    .find(|op| op.mnemonic().eq_ignore_ascii_case(name))
+            })
     }
 
     /// Number of operands.
@@ -160,7 +165,7 @@ pub struct Instr {
     pub operands: [i64; 3],
     /// The operands as written (empty once resolved into `operands`, in
     /// the code that runs).
-    pub exprs: Vec<Expr>,
+    pub exprs: Box<[Expr]>,
     /// Where each operand was written.
     pub operand_spans: [Span; 3],
     /// Where the instruction was written.
