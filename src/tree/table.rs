@@ -11,13 +11,23 @@ use rustc_hash::FxHashMap;
 #[derive(Default)]
 pub struct NodeTable {
     nodes: Vec<(u64, u64)>,
-    by_pair: FxHashMap<(u64, u64), u64>,
+    /// The ids of the nodes by their pair: an open-addressing table of
+    /// node ids (0 is an empty slot), whose keys are in `nodes`. Its
+    /// length is 0 or a power of two, at most half full.
+    by_pair: Vec<u32>,
+    /// The id of each tree passed to [`NodeTable::id`] and of each shared
+    /// node met, by the node's address. A node held once is met only
+    /// through its one owner, so it is walked at most as often as the
+    /// nearest of these above it: once.
     by_node: FxHashMap<usize, u64>,
 }
 
 impl NodeTable {
     /// The id of a tree, adding its nodes (post-order, front first).
     pub fn id(&mut self, tree: &Tree) -> u64 {
+        if let Some(&id) = self.by_node.get(&tree.node_id()) {
+            return id;
+        }
         // Explicit stack: (tree, children done?).
         let mut stack: Vec<(&Tree, bool)> = vec![(tree, false)];
         let mut ids: Vec<u64> = Vec::new();
@@ -29,13 +39,16 @@ impl NodeTable {
             if expanded {
                 let back_id = ids.pop().unwrap_or(0);
                 let front_id = ids.pop().unwrap_or(0);
-                let id = *self.by_pair.entry((front_id, back_id)).or_insert_with(|| {
-                    self.nodes.push((front_id, back_id));
-                    self.nodes.len() as u64
-                });
-                self.by_node.insert(t.node_id(), id);
+                let id = self.pair_id(front_id, back_id);
+                if t.is_shared() {
+                    self.by_node.insert(t.node_id(), id);
+                }
                 ids.push(id);
-            } else if let Some(&id) = self.by_node.get(&t.node_id()) {
+            } else if let Some(&id) = t
+                .is_shared()
+                .then(|| self.by_node.get(&t.node_id()))
+                .flatten()
+            {
                 ids.push(id);
             } else {
                 stack.push((t, true));
@@ -43,8 +56,58 @@ impl NodeTable {
                 stack.push((front, false));
             }
         }
-        ids.pop().unwrap_or(0)
+        let id = ids.pop().unwrap_or(0);
+        if !tree.is_nil() {
+            self.by_node.insert(tree.node_id(), id);
+        }
+        id
     }
+
+    /// The id of the node `(front, back)`, added if it is new.
+    fn pair_id(&mut self, front: u64, back: u64) -> u64 {
+        if self.nodes.len() + 1 > self.by_pair.len() / 2 {
+            self.grow();
+        }
+        let mask = self.by_pair.len() - 1;
+        let mut slot = pair_hash(front, back) & mask;
+        loop {
+            match self.by_pair[slot] {
+                0 => break,
+                id if self.nodes[id as usize - 1] == (front, back) => return id.into(),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+        self.nodes.push((front, back));
+        let id = self.nodes.len();
+        self.by_pair[slot] = u32::try_from(id).expect("fewer than 2^32 nodes in a table");
+        id as u64
+    }
+
+    /// Doubles `by_pair` (at least 1024 slots) and places every node again.
+    fn grow(&mut self) {
+        let len = (self.by_pair.len() * 2).max(1024);
+        let mask = len - 1;
+        let mut slots = vec![0u32; len];
+        for (k, &(front, back)) in self.nodes.iter().enumerate() {
+            let mut slot = pair_hash(front, back) & mask;
+            while slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = k as u32 + 1;
+        }
+        self.by_pair = slots;
+    }
+}
+
+/// Where the search for a pair starts in [`NodeTable`]'s `by_pair`: the
+/// two ids mixed (a multiplication, then MurmurHash3's finalizer), so that
+/// the low bits depend on every bit of both.
+fn pair_hash(front: u64, back: u64) -> usize {
+    let mut h = front.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ back;
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h as usize
 }
 
 impl NodeTable {
