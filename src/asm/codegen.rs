@@ -641,9 +641,9 @@ struct Locations<'s> {
     /// line, column) and the id of the expansion it is inside. Id 0 is
     /// outside any macro.
     expansions: FxHashMap<Invocation, u32>,
-    /// The same, by id (id `k` at `k - 1`): an expansion's sites are
-    /// read from here, outer ids being smaller than inner ones.
-    invocations: Vec<Invocation>,
+    /// The sites of each expansion, innermost first, by id (id 0, outside
+    /// any macro, has none): the locations of one expansion share them.
+    sites: Vec<Rc<[ExpansionSite]>>,
     /// The expansion id of each chain met, by [`Chain::id`] (valid while
     /// the chains live, which they do as long as the resolved program).
     chains: FxHashMap<usize, u32>,
@@ -666,7 +666,7 @@ impl<'s> Locations<'s> {
             table: Vec::with_capacity(count),
             index,
             expansions: FxHashMap::default(),
-            invocations: Vec::new(),
+            sites: vec![Rc::from([])],
             chains: FxHashMap::default(),
             lines: Vec::new(),
         }
@@ -710,8 +710,16 @@ impl<'s> Locations<'s> {
                 id = match self.expansions.entry(invocation) {
                     std::collections::hash_map::Entry::Occupied(e) => *e.get(),
                     std::collections::hash_map::Entry::Vacant(v) => {
-                        self.invocations.push(v.key().clone());
-                        *v.insert(self.invocations.len() as u32)
+                        let site = ExpansionSite {
+                            macro_name: Rc::clone(name),
+                            file,
+                            line,
+                            column,
+                        };
+                        let outer = &self.sites[id as usize];
+                        let sites = std::iter::once(site).chain(outer.iter().cloned());
+                        self.sites.push(sites.collect());
+                        *v.insert(self.sites.len() as u32 - 1)
                     }
                 };
                 self.chains.insert(chain.id(), id);
@@ -727,22 +735,7 @@ impl<'s> Locations<'s> {
         if let Some(&k) = self.index.get(&key) {
             return k;
         }
-        // The sites, innermost first: each invocation's outer id is
-        // smaller than its own, so the walk ends.
-        let mut expansion = Vec::new();
-        let mut at = expansion_id;
-        while let Some((name, file, line, column, outer)) = at
-            .checked_sub(1)
-            .and_then(|k| self.invocations.get(k as usize))
-        {
-            expansion.push(ExpansionSite {
-                macro_name: name.to_string(),
-                file: *file,
-                line: *line,
-                column: *column,
-            });
-            at = *outer;
-        }
+        let expansion = Rc::clone(&self.sites[expansion_id as usize]);
         let k = self.table.len() as u32;
         self.index.insert(key, k);
         self.table.push(Location {

@@ -156,7 +156,7 @@ pub fn location(image: &Image, l: &crate::image::Location) -> String {
                 .expansion
                 .iter()
                 .rev()
-                .map(|e| e.macro_name.as_str())
+                .map(|e| &*e.macro_name)
                 .collect();
             format!(
                 "{}:{} ({})",
