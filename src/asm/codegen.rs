@@ -636,7 +636,7 @@ struct Locations<'s> {
     table: Vec<Location>,
     /// Each location's index, by its position and the id of its expansion
     /// (a location is built only once, into the table).
-    index: FxHashMap<(u32, u32, u32, u32), u32>,
+    index: LocationIndex,
     /// Expansion ids by value: the innermost invocation (macro, file,
     /// line, column) and the id of the expansion it is inside. Id 0 is
     /// outside any macro.
@@ -659,12 +659,10 @@ type Invocation = (Rc<str>, u32, u32, u32, u32);
 impl<'s> Locations<'s> {
     /// Interning for about `count` locations.
     fn new(sources: &'s Sources, count: usize) -> Self {
-        let mut index = FxHashMap::default();
-        index.reserve(count);
         Locations {
             sources,
             table: Vec::with_capacity(count),
-            index,
+            index: LocationIndex::default(),
             expansions: FxHashMap::default(),
             sites: vec![Rc::from([])],
             chains: FxHashMap::default(),
@@ -732,12 +730,11 @@ impl<'s> Locations<'s> {
         let (file, line, column) = self.position(span);
         let expansion_id = self.expansion(chain);
         let key = (file, line, column, expansion_id);
-        if let Some(&k) = self.index.get(&key) {
-            return k;
+        let k = self.table.len() as u32;
+        if let Some(known) = self.index.find_or_add(&self.table, key, k) {
+            return known;
         }
         let expansion = Rc::clone(&self.sites[expansion_id as usize]);
-        let k = self.table.len() as u32;
-        self.index.insert(key, k);
         self.table.push(Location {
             file,
             line,
@@ -745,5 +742,104 @@ impl<'s> Locations<'s> {
             expansion,
         });
         k
+    }
+}
+
+/// The locations of [`Locations`] by their key (file, line, column,
+/// expansion id), kept where the next search is cheap: nearly every
+/// location is new, and a hash map of them all was most of the source
+/// map's time (a cache miss for every instruction).
+#[derive(Default)]
+struct LocationIndex {
+    /// Per file, the locations outside any macro whose positions came in
+    /// increasing order: (line and column, location), sorted.
+    outside: Vec<Vec<(u64, u32)>>,
+    /// Per expansion id (from 1), the last location of its list and the
+    /// list's length: the first [`EXPANSION_LIST`] locations of an
+    /// expansion, linked through `previous`.
+    lists: Vec<(u32, u32)>,
+    /// Per location, the one before it in its expansion's list (0 for
+    /// the first of a list, and for a location in no list).
+    previous: Vec<u32>,
+    /// The link of the location being filed.
+    link: u32,
+    /// Every other location.
+    rest: FxHashMap<(u32, u32, u32, u32), u32>,
+}
+
+/// How many locations of one expansion are found by walking its list
+/// (the rest are in the map).
+const EXPANSION_LIST: u32 = 8;
+
+impl LocationIndex {
+    /// The location of `key` if `table` has it; else `None`, and the
+    /// location about to be pushed as `new` is filed under it.
+    fn find_or_add(
+        &mut self,
+        table: &[Location],
+        key: (u32, u32, u32, u32),
+        new: u32,
+    ) -> Option<u32> {
+        debug_assert_eq!(table.len(), new as usize);
+        debug_assert_eq!(self.previous.len(), new as usize);
+        let found = self.find_or_file(table, key, new);
+        if found.is_none() {
+            // `find_or_file` set the link of a location it put in a list.
+            self.previous.push(self.link);
+        }
+        found
+    }
+
+    fn find_or_file(
+        &mut self,
+        table: &[Location],
+        key: (u32, u32, u32, u32),
+        new: u32,
+    ) -> Option<u32> {
+        let (file, line, column, expansion) = key;
+        self.link = 0;
+        if expansion == 0 {
+            let f = file as usize;
+            if self.outside.len() <= f {
+                self.outside.resize_with(f + 1, Vec::new);
+            }
+            let position = (u64::from(line) << 32) | u64::from(column);
+            let sorted = &mut self.outside[f];
+            // Past every position filed so far (in `sorted` or, being
+            // before its last one then, in `rest`): new.
+            if sorted.last().is_none_or(|&(p, _)| p < position) {
+                sorted.push((position, new));
+                return None;
+            }
+            if let Ok(at) = sorted.binary_search_by_key(&position, |&(p, _)| p) {
+                return Some(sorted[at].1);
+            }
+        } else {
+            let e = expansion as usize - 1;
+            if self.lists.len() <= e {
+                self.lists.resize(e + 1, (0, 0));
+            }
+            let (last, len) = self.lists[e];
+            let mut at = last;
+            for _ in 0..len {
+                let l = &table[at as usize];
+                if (l.file, l.line, l.column) == (file, line, column) {
+                    return Some(at);
+                }
+                at = self.previous[at as usize];
+            }
+            if len < EXPANSION_LIST {
+                self.link = last;
+                self.lists[e] = (new, len + 1);
+                return None;
+            }
+        }
+        match self.rest.entry(key) {
+            std::collections::hash_map::Entry::Occupied(o) => Some(*o.get()),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(new);
+                None
+            }
+        }
     }
 }
