@@ -644,9 +644,11 @@ struct Locations<'s> {
     /// The sites of each expansion, innermost first, by id (id 0, outside
     /// any macro, has none): the locations of one expansion share them.
     sites: Vec<Rc<[ExpansionSite]>>,
-    /// The expansion id of each chain met, by [`Chain::id`] (valid while
-    /// the chains live, which they do as long as the resolved program).
-    chains: FxHashMap<usize, u32>,
+    /// The expansion ids of chains met lately, by [`Chain::id`] (valid
+    /// while the chains live, which they do as long as the resolved
+    /// program): a direct-mapped cache of [`CHAIN_CACHE`] slots. A chain
+    /// not found is numbered from `expansions` as if new, to the same id.
+    chains: Vec<(usize, u32)>,
     /// Per file, the 0-based line of the last position found in it, where
     /// the next search starts (instructions come mostly in source order).
     lines: Vec<usize>,
@@ -655,6 +657,15 @@ struct Locations<'s> {
 /// A macro invocation in [`Locations`]: the macro, the file, line and
 /// column of its call site, and the id of the expansion it is inside.
 type Invocation = (Rc<str>, u32, u32, u32, u32);
+
+/// The slots of [`Locations`]' cache of chains (a power of two).
+const CHAIN_CACHE: usize = 1024;
+
+/// A chain's slot in [`Locations`]' cache of chains.
+fn chain_slot(id: usize) -> usize {
+    (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize
+        >> (usize::BITS - CHAIN_CACHE.trailing_zeros())
+}
 
 impl<'s> Locations<'s> {
     /// Interning for about `count` locations.
@@ -665,7 +676,7 @@ impl<'s> Locations<'s> {
             index: LocationIndex::default(),
             expansions: FxHashMap::default(),
             sites: vec![Rc::from([])],
-            chains: FxHashMap::default(),
+            chains: vec![(0, 0); CHAIN_CACHE],
             lines: Vec::new(),
         }
     }
@@ -690,7 +701,8 @@ impl<'s> Locations<'s> {
         let mut unknown: Vec<&Chain> = Vec::new();
         let mut at = chain;
         let mut id = loop {
-            if let Some(&id) = self.chains.get(&at.id()) {
+            let (known, id) = self.chains[chain_slot(at.id())];
+            if known == at.id() && known != 0 {
                 break id;
             }
             match at.innermost() {
@@ -720,7 +732,7 @@ impl<'s> Locations<'s> {
                         *v.insert(self.sites.len() as u32 - 1)
                     }
                 };
-                self.chains.insert(chain.id(), id);
+                self.chains[chain_slot(chain.id())] = (chain.id(), id);
             }
         }
         id
