@@ -12,9 +12,11 @@ use rustc_hash::FxHashMap;
 pub struct NodeTable {
     nodes: Vec<(u64, u64)>,
     /// The ids of the nodes by their pair: an open-addressing table of
-    /// node ids (0 is an empty slot), whose keys are in `nodes`. Its
-    /// length is 0 or a power of two, at most half full.
-    by_pair: Vec<u32>,
+    /// node ids (0 is an empty slot), whose keys are in `nodes`, each with
+    /// the high half of its pair's hash (so that a search reads `nodes`
+    /// only for a likely match). Its length is 0 or a power of two, at
+    /// most half full.
+    by_pair: Vec<(u32, u32)>,
     /// The id of each tree passed to [`NodeTable::id`] and of each shared
     /// node met, by the node's address. A node held once is met only
     /// through its one owner, so it is walked at most as often as the
@@ -69,17 +71,22 @@ impl NodeTable {
             self.grow();
         }
         let mask = self.by_pair.len() - 1;
-        let mut slot = pair_hash(front, back) & mask;
+        let hash = pair_hash(front, back);
+        let tag = (hash >> 32) as u32;
+        let mut slot = hash as usize & mask;
         loop {
             match self.by_pair[slot] {
-                0 => break,
-                id if self.nodes[id as usize - 1] == (front, back) => return id.into(),
+                (0, _) => break,
+                (id, t) if t == tag && self.nodes[id as usize - 1] == (front, back) => {
+                    return id.into();
+                }
                 _ => slot = (slot + 1) & mask,
             }
         }
         self.nodes.push((front, back));
         let id = self.nodes.len();
-        self.by_pair[slot] = u32::try_from(id).expect("fewer than 2^32 nodes in a table");
+        let id32 = u32::try_from(id).expect("fewer than 2^32 nodes in a table");
+        self.by_pair[slot] = (id32, tag);
         id as u64
     }
 
@@ -87,13 +94,14 @@ impl NodeTable {
     fn grow(&mut self) {
         let len = (self.by_pair.len() * 2).max(1024);
         let mask = len - 1;
-        let mut slots = vec![0u32; len];
+        let mut slots = vec![(0u32, 0u32); len];
         for (k, &(front, back)) in self.nodes.iter().enumerate() {
-            let mut slot = pair_hash(front, back) & mask;
-            while slots[slot] != 0 {
+            let hash = pair_hash(front, back);
+            let mut slot = hash as usize & mask;
+            while slots[slot].0 != 0 {
                 slot = (slot + 1) & mask;
             }
-            slots[slot] = k as u32 + 1;
+            slots[slot] = (k as u32 + 1, (hash >> 32) as u32);
         }
         self.by_pair = slots;
     }
@@ -102,12 +110,12 @@ impl NodeTable {
 /// Where the search for a pair starts in [`NodeTable`]'s `by_pair`: the
 /// two ids mixed (a multiplication, then MurmurHash3's finalizer), so that
 /// the low bits depend on every bit of both.
-fn pair_hash(front: u64, back: u64) -> usize {
+fn pair_hash(front: u64, back: u64) -> u64 {
     let mut h = front.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ back;
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;
-    h as usize
+    h
 }
 
 impl NodeTable {
