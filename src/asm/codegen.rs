@@ -855,3 +855,47 @@ impl LocationIndex {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn the_location_index_finds_what_a_map_of_every_key_finds() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        let mut index = LocationIndex::default();
+        let mut table: Vec<Location> = Vec::new();
+        let mut map: HashMap<(u32, u32, u32, u32), u32> = HashMap::new();
+        let mut line = 1;
+        for _ in 0..20_000 {
+            // Mostly in source order, sometimes back; few expansions, so
+            // that their lists fill up.
+            line = if next(4) == 0 {
+                1 + next(line + 1)
+            } else {
+                line + next(3)
+            };
+            let key = (next(2), line, 1 + next(3), next(6));
+            let new = table.len() as u32;
+            let expected = *map.entry(key).or_insert(new);
+            let found = index.find_or_add(&table, key, new);
+            assert_eq!(found.unwrap_or(new), expected, "key {key:?}");
+            if found.is_none() {
+                table.push(Location {
+                    file: key.0,
+                    line: key.1,
+                    column: key.2,
+                    expansion: Rc::from([]),
+                });
+            }
+        }
+        assert!(!index.rest.is_empty(), "keys went to the map too");
+    }
+}

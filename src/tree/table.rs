@@ -150,3 +150,82 @@ pub fn trees_from_nodes(nodes: &[(u64, u64)]) -> Result<Vec<Tree>, ForwardNode> 
     }
     Ok(trees)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// The reference: every tree numbered by a plain post-order walk with
+    /// one map by pair, nothing remembered by address.
+    fn plain_numbering(roots: &[&Tree]) -> (Vec<u64>, Vec<(u64, u64)>) {
+        let mut nodes = Vec::new();
+        let mut by_pair = HashMap::new();
+        let ids = roots
+            .iter()
+            .map(|root| {
+                let mut stack = vec![(*root, false)];
+                let mut ids = Vec::new();
+                while let Some((t, expanded)) = stack.pop() {
+                    match (t.split(), expanded) {
+                        (None, _) => ids.push(0),
+                        (Some(_), true) => {
+                            let back = ids.pop().unwrap();
+                            let front = ids.pop().unwrap();
+                            let id = *by_pair.entry((front, back)).or_insert_with(|| {
+                                nodes.push((front, back));
+                                nodes.len() as u64
+                            });
+                            ids.push(id);
+                        }
+                        (Some((front, back)), false) => {
+                            stack.push((t, true));
+                            stack.push((back, false));
+                            stack.push((front, false));
+                        }
+                    }
+                }
+                ids.pop().unwrap()
+            })
+            .collect();
+        (ids, nodes)
+    }
+
+    #[test]
+    fn ids_and_nodes_are_those_of_a_plain_numbering() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        // Trees that share nodes (kept in `pool` and in their parents),
+        // trees that hold nodes once (the inner cons of a nested pair), and
+        // equal trees built apart (fresh pairs of Nil).
+        let mut pool = vec![Tree::NIL];
+        for _ in 0..3000 {
+            let (a, b, c) = (next(pool.len()), next(pool.len()), next(pool.len()));
+            let tree = match next(3) {
+                0 => Tree::cons(pool[a].clone(), pool[b].clone()),
+                1 => Tree::cons(
+                    Tree::cons(pool[a].clone(), pool[b].clone()),
+                    pool[c].clone(),
+                ),
+                _ => Tree::cons(Tree::cons(Tree::NIL, Tree::NIL), pool[a].clone()),
+            };
+            pool.push(tree);
+        }
+        // A tree held only here, passed twice.
+        let alone = Tree::cons(Tree::cons(Tree::NIL, Tree::NIL), Tree::NIL);
+        let mut roots: Vec<&Tree> = (0..500).map(|_| &pool[next(pool.len())]).collect();
+        roots.push(&alone);
+        roots.push(&alone);
+        let mut table = NodeTable::default();
+        let ids: Vec<u64> = roots.iter().map(|t| table.id(t)).collect();
+        let (plain_ids, plain_nodes) = plain_numbering(&roots);
+        assert_eq!(ids, plain_ids);
+        assert!(plain_nodes.len() > 1024, "the table grew");
+        assert_eq!(table.into_nodes(), plain_nodes);
+    }
+}
