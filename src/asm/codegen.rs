@@ -641,6 +641,9 @@ struct Locations<'s> {
     /// line, column) and the id of the expansion it is inside. Id 0 is
     /// outside any macro.
     expansions: FxHashMap<Invocation, u32>,
+    /// Per file, the ids of invocations outside any macro whose positions
+    /// came in increasing order (the others are in `expansions`).
+    outside: Vec<Vec<(u64, u32)>>,
     /// The sites of each expansion, innermost first, by id (id 0, outside
     /// any macro, has none): the locations of one expansion share them.
     sites: Vec<Rc<[ExpansionSite]>>,
@@ -675,6 +678,7 @@ impl<'s> Locations<'s> {
             table: Vec::with_capacity(count),
             index: LocationIndex::default(),
             expansions: FxHashMap::default(),
+            outside: Vec::new(),
             sites: vec![Rc::from([])],
             chains: vec![(0, 0); CHAIN_CACHE],
             lines: Vec::new(),
@@ -716,26 +720,63 @@ impl<'s> Locations<'s> {
         for chain in unknown.into_iter().rev() {
             if let Some((name, site, _)) = chain.innermost() {
                 let (file, line, column) = self.position(site);
-                let invocation = (Rc::clone(name), file, line, column, id);
-                id = match self.expansions.entry(invocation) {
-                    std::collections::hash_map::Entry::Occupied(e) => *e.get(),
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        let site = ExpansionSite {
-                            macro_name: Rc::clone(name),
-                            file,
-                            line,
-                            column,
-                        };
-                        let outer = &self.sites[id as usize];
-                        let sites = std::iter::once(site).chain(outer.iter().cloned());
-                        self.sites.push(sites.collect());
-                        *v.insert(self.sites.len() as u32 - 1)
-                    }
-                };
+                id = self.invocation(name, (file, line, column), id);
                 self.chains[chain_slot(chain.id())] = (chain.id(), id);
             }
         }
         id
+    }
+
+    /// The expansion id of an invocation of `name` at a position, inside
+    /// expansion `outer`, numbered if new. Invocations outside any macro
+    /// are filed by position (they come in source order); the others, and
+    /// those out of order, in `expansions`.
+    fn invocation(
+        &mut self,
+        name: &Rc<str>,
+        (file, line, column): (u32, u32, u32),
+        outer: u32,
+    ) -> u32 {
+        let new = self.sites.len() as u32;
+        let filed = if outer == 0 {
+            let f = file as usize;
+            if self.outside.len() <= f {
+                self.outside.resize_with(f + 1, Vec::new);
+            }
+            file_in_order(&mut self.outside[f], (line, column), new)
+        } else {
+            Filed::Before
+        };
+        let known = match filed {
+            Filed::New => None,
+            // An id filed here is outside any macro: its one site is this
+            // invocation's, but for the macro's name.
+            Filed::At(id) if self.sites[id as usize][0].macro_name == *name => Some(id),
+            Filed::At(_) | Filed::Before => {
+                match self
+                    .expansions
+                    .entry((Rc::clone(name), file, line, column, outer))
+                {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(new);
+                        None
+                    }
+                }
+            }
+        };
+        known.unwrap_or_else(|| {
+            let site = ExpansionSite {
+                macro_name: Rc::clone(name),
+                file,
+                line,
+                column,
+            };
+            let outer = &self.sites[outer as usize];
+            let sites = std::iter::once(site).chain(outer.iter().cloned());
+            self.sites.push(sites.collect());
+            new
+        })
     }
 
     fn of(&mut self, span: Span, chain: &Chain) -> u32 {
@@ -779,6 +820,33 @@ struct LocationIndex {
     rest: FxHashMap<(u32, u32, u32, u32), u32>,
 }
 
+/// Where [`file_in_order`] found a position.
+enum Filed {
+    /// Past every position filed: filed now.
+    New,
+    /// Filed before, with this value.
+    At(u32),
+    /// Not filed, and before the last position filed: the caller files it
+    /// elsewhere.
+    Before,
+}
+
+/// Looks for a (line, column) position in `sorted`, where positions are
+/// filed only in increasing order, and files it with `new` when it is past
+/// them all (so a position before the last one, not found, was never
+/// filed here).
+fn file_in_order(sorted: &mut Vec<(u64, u32)>, (line, column): (u32, u32), new: u32) -> Filed {
+    let position = (u64::from(line) << 32) | u64::from(column);
+    if sorted.last().is_none_or(|&(p, _)| p < position) {
+        sorted.push((position, new));
+        return Filed::New;
+    }
+    match sorted.binary_search_by_key(&position, |&(p, _)| p) {
+        Ok(at) => Filed::At(sorted[at].1),
+        Err(_) => Filed::Before,
+    }
+}
+
 /// How many locations of one expansion are found by walking its list
 /// (the rest are in the map).
 const EXPANSION_LIST: u32 = 8;
@@ -815,16 +883,10 @@ impl LocationIndex {
             if self.outside.len() <= f {
                 self.outside.resize_with(f + 1, Vec::new);
             }
-            let position = (u64::from(line) << 32) | u64::from(column);
-            let sorted = &mut self.outside[f];
-            // Past every position filed so far (in `sorted` or, being
-            // before its last one then, in `rest`): new.
-            if sorted.last().is_none_or(|&(p, _)| p < position) {
-                sorted.push((position, new));
-                return None;
-            }
-            if let Ok(at) = sorted.binary_search_by_key(&position, |&(p, _)| p) {
-                return Some(sorted[at].1);
+            match file_in_order(&mut self.outside[f], (line, column), new) {
+                Filed::New => return None,
+                Filed::At(k) => return Some(k),
+                Filed::Before => {}
             }
         } else {
             let e = expansion as usize - 1;
