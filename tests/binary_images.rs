@@ -390,7 +390,7 @@ fn plain_image() -> impl Strategy<Value = Image> {
                                 expansion: expansion
                                     .into_iter()
                                     .map(|(macro_name, f, line)| ExpansionSite {
-                                        macro_name,
+                                        macro_name: macro_name.into(),
                                         file: f.index(file_count) as u32,
                                         line,
                                         column: line / 3,

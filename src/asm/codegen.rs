@@ -636,17 +636,22 @@ struct Locations<'s> {
     table: Vec<Location>,
     /// Each location's index, by its position and the id of its expansion
     /// (a location is built only once, into the table).
-    index: FxHashMap<(u32, u32, u32, u32), u32>,
+    index: LocationIndex,
     /// Expansion ids by value: the innermost invocation (macro, file,
     /// line, column) and the id of the expansion it is inside. Id 0 is
     /// outside any macro.
     expansions: FxHashMap<Invocation, u32>,
-    /// The same, by id (id `k` at `k - 1`): an expansion's sites are
-    /// read from here, outer ids being smaller than inner ones.
-    invocations: Vec<Invocation>,
-    /// The expansion id of each chain met, by [`Chain::id`] (valid while
-    /// the chains live, which they do as long as the resolved program).
-    chains: FxHashMap<usize, u32>,
+    /// Per file, the ids of invocations outside any macro whose positions
+    /// came in increasing order (the others are in `expansions`).
+    outside: Vec<Vec<(u64, u32)>>,
+    /// The sites of each expansion, innermost first, by id (id 0, outside
+    /// any macro, has none): the locations of one expansion share them.
+    sites: Vec<Rc<[ExpansionSite]>>,
+    /// The expansion ids of chains met lately, by [`Chain::id`] (valid
+    /// while the chains live, which they do as long as the resolved
+    /// program): a direct-mapped cache of [`CHAIN_CACHE`] slots. A chain
+    /// not found is numbered from `expansions` as if new, to the same id.
+    chains: Vec<(usize, u32)>,
     /// Per file, the 0-based line of the last position found in it, where
     /// the next search starts (instructions come mostly in source order).
     lines: Vec<usize>,
@@ -656,18 +661,26 @@ struct Locations<'s> {
 /// column of its call site, and the id of the expansion it is inside.
 type Invocation = (Rc<str>, u32, u32, u32, u32);
 
+/// The slots of [`Locations`]' cache of chains (a power of two).
+const CHAIN_CACHE: usize = 1024;
+
+/// A chain's slot in [`Locations`]' cache of chains.
+fn chain_slot(id: usize) -> usize {
+    (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize
+        >> (usize::BITS - CHAIN_CACHE.trailing_zeros())
+}
+
 impl<'s> Locations<'s> {
     /// Interning for about `count` locations.
     fn new(sources: &'s Sources, count: usize) -> Self {
-        let mut index = FxHashMap::default();
-        index.reserve(count);
         Locations {
             sources,
             table: Vec::with_capacity(count),
-            index,
+            index: LocationIndex::default(),
             expansions: FxHashMap::default(),
-            invocations: Vec::new(),
-            chains: FxHashMap::default(),
+            outside: Vec::new(),
+            sites: vec![Rc::from([])],
+            chains: vec![(0, 0); CHAIN_CACHE],
             lines: Vec::new(),
         }
     }
@@ -692,7 +705,8 @@ impl<'s> Locations<'s> {
         let mut unknown: Vec<&Chain> = Vec::new();
         let mut at = chain;
         let mut id = loop {
-            if let Some(&id) = self.chains.get(&at.id()) {
+            let (known, id) = self.chains[chain_slot(at.id())];
+            if known == at.id() && known != 0 {
                 break id;
             }
             match at.innermost() {
@@ -706,45 +720,74 @@ impl<'s> Locations<'s> {
         for chain in unknown.into_iter().rev() {
             if let Some((name, site, _)) = chain.innermost() {
                 let (file, line, column) = self.position(site);
-                let invocation = (Rc::clone(name), file, line, column, id);
-                id = match self.expansions.entry(invocation) {
-                    std::collections::hash_map::Entry::Occupied(e) => *e.get(),
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        self.invocations.push(v.key().clone());
-                        *v.insert(self.invocations.len() as u32)
-                    }
-                };
-                self.chains.insert(chain.id(), id);
+                id = self.invocation(name, (file, line, column), id);
+                self.chains[chain_slot(chain.id())] = (chain.id(), id);
             }
         }
         id
+    }
+
+    /// The expansion id of an invocation of `name` at a position, inside
+    /// expansion `outer`, numbered if new. Invocations outside any macro
+    /// are filed by position (they come in source order); the others, and
+    /// those out of order, in `expansions`.
+    fn invocation(
+        &mut self,
+        name: &Rc<str>,
+        (file, line, column): (u32, u32, u32),
+        outer: u32,
+    ) -> u32 {
+        let new = self.sites.len() as u32;
+        let filed = if outer == 0 {
+            let f = file as usize;
+            if self.outside.len() <= f {
+                self.outside.resize_with(f + 1, Vec::new);
+            }
+            file_in_order(&mut self.outside[f], (line, column), new)
+        } else {
+            Filed::Before
+        };
+        let known = match filed {
+            Filed::New => None,
+            // An id filed here is outside any macro: its one site is this
+            // invocation's, but for the macro's name.
+            Filed::At(id) if self.sites[id as usize][0].macro_name == *name => Some(id),
+            Filed::At(_) | Filed::Before => {
+                match self
+                    .expansions
+                    .entry((Rc::clone(name), file, line, column, outer))
+                {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(new);
+                        None
+                    }
+                }
+            }
+        };
+        known.unwrap_or_else(|| {
+            let site = ExpansionSite {
+                macro_name: Rc::clone(name),
+                file,
+                line,
+                column,
+            };
+            let outer = &self.sites[outer as usize];
+            let sites = std::iter::once(site).chain(outer.iter().cloned());
+            self.sites.push(sites.collect());
+            new
+        })
     }
 
     fn of(&mut self, span: Span, chain: &Chain) -> u32 {
         let (file, line, column) = self.position(span);
         let expansion_id = self.expansion(chain);
         let key = (file, line, column, expansion_id);
-        if let Some(&k) = self.index.get(&key) {
-            return k;
-        }
-        // The sites, innermost first: each invocation's outer id is
-        // smaller than its own, so the walk ends.
-        let mut expansion = Vec::new();
-        let mut at = expansion_id;
-        while let Some((name, file, line, column, outer)) = at
-            .checked_sub(1)
-            .and_then(|k| self.invocations.get(k as usize))
-        {
-            expansion.push(ExpansionSite {
-                macro_name: name.to_string(),
-                file: *file,
-                line: *line,
-                column: *column,
-            });
-            at = *outer;
-        }
         let k = self.table.len() as u32;
-        self.index.insert(key, k);
+        if let Some(known) = self.index.find_or_add(&self.table, key, k) {
+            return known;
+        }
+        let expansion = Rc::clone(&self.sites[expansion_id as usize]);
         self.table.push(Location {
             file,
             line,
@@ -752,5 +795,169 @@ impl<'s> Locations<'s> {
             expansion,
         });
         k
+    }
+}
+
+/// The locations of [`Locations`] by their key (file, line, column,
+/// expansion id), kept where the next search is cheap: nearly every
+/// location is new, and a hash map of them all was most of the source
+/// map's time (a cache miss for every instruction).
+#[derive(Default)]
+struct LocationIndex {
+    /// Per file, the locations outside any macro whose positions came in
+    /// increasing order: (line and column, location), sorted.
+    outside: Vec<Vec<(u64, u32)>>,
+    /// Per expansion id (from 1), the last location of its list and the
+    /// list's length: the first [`EXPANSION_LIST`] locations of an
+    /// expansion, linked through `previous`.
+    lists: Vec<(u32, u32)>,
+    /// Per location, the one before it in its expansion's list (0 for
+    /// the first of a list, and for a location in no list).
+    previous: Vec<u32>,
+    /// The link of the location being filed.
+    link: u32,
+    /// Every other location.
+    rest: FxHashMap<(u32, u32, u32, u32), u32>,
+}
+
+/// Where [`file_in_order`] found a position.
+enum Filed {
+    /// Past every position filed: filed now.
+    New,
+    /// Filed before, with this value.
+    At(u32),
+    /// Not filed, and before the last position filed: the caller files it
+    /// elsewhere.
+    Before,
+}
+
+/// Looks for a (line, column) position in `sorted`, where positions are
+/// filed only in increasing order, and files it with `new` when it is past
+/// them all (so a position before the last one, not found, was never
+/// filed here).
+fn file_in_order(sorted: &mut Vec<(u64, u32)>, (line, column): (u32, u32), new: u32) -> Filed {
+    let position = (u64::from(line) << 32) | u64::from(column);
+    if sorted.last().is_none_or(|&(p, _)| p < position) {
+        sorted.push((position, new));
+        return Filed::New;
+    }
+    match sorted.binary_search_by_key(&position, |&(p, _)| p) {
+        Ok(at) => Filed::At(sorted[at].1),
+        Err(_) => Filed::Before,
+    }
+}
+
+/// How many locations of one expansion are found by walking its list
+/// (the rest are in the map).
+const EXPANSION_LIST: u32 = 8;
+
+impl LocationIndex {
+    /// The location of `key` if `table` has it; else `None`, and the
+    /// location about to be pushed as `new` is filed under it.
+    fn find_or_add(
+        &mut self,
+        table: &[Location],
+        key: (u32, u32, u32, u32),
+        new: u32,
+    ) -> Option<u32> {
+        debug_assert_eq!(table.len(), new as usize);
+        debug_assert_eq!(self.previous.len(), new as usize);
+        let found = self.find_or_file(table, key, new);
+        if found.is_none() {
+            // `find_or_file` set the link of a location it put in a list.
+            self.previous.push(self.link);
+        }
+        found
+    }
+
+    fn find_or_file(
+        &mut self,
+        table: &[Location],
+        key: (u32, u32, u32, u32),
+        new: u32,
+    ) -> Option<u32> {
+        let (file, line, column, expansion) = key;
+        self.link = 0;
+        if expansion == 0 {
+            let f = file as usize;
+            if self.outside.len() <= f {
+                self.outside.resize_with(f + 1, Vec::new);
+            }
+            match file_in_order(&mut self.outside[f], (line, column), new) {
+                Filed::New => return None,
+                Filed::At(k) => return Some(k),
+                Filed::Before => {}
+            }
+        } else {
+            let e = expansion as usize - 1;
+            if self.lists.len() <= e {
+                self.lists.resize(e + 1, (0, 0));
+            }
+            let (last, len) = self.lists[e];
+            let mut at = last;
+            for _ in 0..len {
+                let l = &table[at as usize];
+                if (l.file, l.line, l.column) == (file, line, column) {
+                    return Some(at);
+                }
+                at = self.previous[at as usize];
+            }
+            if len < EXPANSION_LIST {
+                self.link = last;
+                self.lists[e] = (new, len + 1);
+                return None;
+            }
+        }
+        match self.rest.entry(key) {
+            std::collections::hash_map::Entry::Occupied(o) => Some(*o.get()),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(new);
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn the_location_index_finds_what_a_map_of_every_key_finds() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        let mut index = LocationIndex::default();
+        let mut table: Vec<Location> = Vec::new();
+        let mut map: HashMap<(u32, u32, u32, u32), u32> = HashMap::new();
+        let mut line = 1;
+        for _ in 0..20_000 {
+            // Mostly in source order, sometimes back; few expansions, so
+            // that their lists fill up.
+            line = if next(4) == 0 {
+                1 + next(line + 1)
+            } else {
+                line + next(3)
+            };
+            let key = (next(2), line, 1 + next(3), next(6));
+            let new = table.len() as u32;
+            let expected = *map.entry(key).or_insert(new);
+            let found = index.find_or_add(&table, key, new);
+            assert_eq!(found.unwrap_or(new), expected, "key {key:?}");
+            if found.is_none() {
+                table.push(Location {
+                    file: key.0,
+                    line: key.1,
+                    column: key.2,
+                    expansion: Rc::from([]),
+                });
+            }
+        }
+        assert!(!index.rest.is_empty(), "keys went to the map too");
     }
 }

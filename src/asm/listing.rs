@@ -152,12 +152,7 @@ pub fn location(image: &Image, l: &crate::image::Location) -> String {
     match l.expansion.last() {
         None => format!("{}:{}", file(l.file), l.line),
         Some(outer) => {
-            let macros: Vec<&str> = l
-                .expansion
-                .iter()
-                .rev()
-                .map(|e| e.macro_name.as_str())
-                .collect();
+            let macros: Vec<&str> = l.expansion.iter().rev().map(|e| &*e.macro_name).collect();
             format!(
                 "{}:{} ({})",
                 file(outer.file),

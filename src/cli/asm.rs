@@ -170,6 +170,9 @@ pub fn run_asm(args: AsmArgs) -> Result<ExitCode, Failure> {
         let listing = crate::asm::listing::listing_with_sources(image, &assembly.sources);
         print!("{listing}");
     }
+    // The process ends now: its memory goes back with it, without freeing
+    // the image's trees, names and source map one by one.
+    std::mem::forget(assembly);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -172,7 +172,7 @@ impl Writer {
             self.int(l.line.into());
             self.int(l.column.into());
             self.int(l.expansion.len() as u64);
-            for e in &l.expansion {
+            for e in l.expansion.iter() {
                 self.str(&e.macro_name);
                 self.int(e.file.into());
                 self.int(e.line.into());
@@ -561,7 +561,7 @@ impl Reader<'_> {
                 let macro_name = self.str("a macro's name")?;
                 let (file, line, column) = self.location_part(files)?;
                 expansion.push(ExpansionSite {
-                    macro_name,
+                    macro_name: macro_name.into(),
                     file,
                     line,
                     column,
@@ -571,7 +571,7 @@ impl Reader<'_> {
                 file,
                 line,
                 column,
-                expansion,
+                expansion: expansion.into(),
             });
         }
         let location_count = locations.len() as u32;

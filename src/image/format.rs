@@ -345,13 +345,13 @@ pub fn from_json(text: &str) -> Result<Image, ImageError> {
                     .iter()
                     .map(|e| {
                         Ok(ExpansionSite {
-                            macro_name: e.macro_name.clone(),
+                            macro_name: e.macro_name.as_str().into(),
                             file: check_file(e.file)?,
                             line: e.line,
                             column: e.column,
                         })
                     })
-                    .collect::<Result<Vec<_>, ImageError>>()?,
+                    .collect::<Result<_, ImageError>>()?,
             })
         })
         .collect::<Result<Vec<_>, ImageError>>()?;

@@ -163,7 +163,7 @@ impl<W: Write> Json<'_, W> {
         self.raw(",\"column\":")?;
         self.uint(l.column.into())?;
         if !l.expansion.is_empty() {
-            self.list("expansion", &l.expansion, |j, e| {
+            self.list("expansion", l.expansion.iter(), |j, e| {
                 j.raw("{\"macro\":")?;
                 j.str(&e.macro_name)?;
                 j.raw(",\"file\":")?;
@@ -235,18 +235,19 @@ mod tests {
                         file: 0,
                         line: 1,
                         column: 2,
-                        expansion: vec![ExpansionSite {
+                        expansion: [ExpansionSite {
                             macro_name: "m".into(),
                             file: 0,
                             line: 3,
                             column: 4,
-                        }],
+                        }]
+                        .into(),
                     },
                     Location {
                         file: 0,
                         line: 5,
                         column: 6,
-                        expansion: Vec::new(),
+                        expansion: [].into(),
                     },
                 ],
                 segments: vec![

@@ -15,6 +15,7 @@ pub mod sources;
 
 use crate::machine::{Memory, Register};
 use crate::tree::Tree;
+use std::rc::Rc;
 
 /// A compiled program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,15 +118,16 @@ pub struct Location {
     pub line: u32,
     /// 1-based column.
     pub column: u32,
-    /// The macro invocations, innermost first.
-    pub expansion: Vec<ExpansionSite>,
+    /// The macro invocations, innermost first (shared by the locations
+    /// of one expansion).
+    pub expansion: Rc<[ExpansionSite]>,
 }
 
 /// A macro invocation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ExpansionSite {
     /// The macro.
-    pub macro_name: String,
+    pub macro_name: Rc<str>,
     /// Index into [`Image::files`].
     pub file: u32,
     /// 1-based line.

@@ -11,13 +11,25 @@ use rustc_hash::FxHashMap;
 #[derive(Default)]
 pub struct NodeTable {
     nodes: Vec<(u64, u64)>,
-    by_pair: FxHashMap<(u64, u64), u64>,
+    /// The ids of the nodes by their pair: an open-addressing table of
+    /// node ids (0 is an empty slot), whose keys are in `nodes`, each with
+    /// the high half of its pair's hash (so that a search reads `nodes`
+    /// only for a likely match). Its length is 0 or a power of two, at
+    /// most half full.
+    by_pair: Vec<(u32, u32)>,
+    /// The id of each tree passed to [`NodeTable::id`] and of each shared
+    /// node met, by the node's address. A node held once is met only
+    /// through its one owner, so it is walked at most as often as the
+    /// nearest of these above it: once.
     by_node: FxHashMap<usize, u64>,
 }
 
 impl NodeTable {
     /// The id of a tree, adding its nodes (post-order, front first).
     pub fn id(&mut self, tree: &Tree) -> u64 {
+        if let Some(&id) = self.by_node.get(&tree.node_id()) {
+            return id;
+        }
         // Explicit stack: (tree, children done?).
         let mut stack: Vec<(&Tree, bool)> = vec![(tree, false)];
         let mut ids: Vec<u64> = Vec::new();
@@ -29,13 +41,16 @@ impl NodeTable {
             if expanded {
                 let back_id = ids.pop().unwrap_or(0);
                 let front_id = ids.pop().unwrap_or(0);
-                let id = *self.by_pair.entry((front_id, back_id)).or_insert_with(|| {
-                    self.nodes.push((front_id, back_id));
-                    self.nodes.len() as u64
-                });
-                self.by_node.insert(t.node_id(), id);
+                let id = self.pair_id(front_id, back_id);
+                if t.is_shared() {
+                    self.by_node.insert(t.node_id(), id);
+                }
                 ids.push(id);
-            } else if let Some(&id) = self.by_node.get(&t.node_id()) {
+            } else if let Some(&id) = t
+                .is_shared()
+                .then(|| self.by_node.get(&t.node_id()))
+                .flatten()
+            {
                 ids.push(id);
             } else {
                 stack.push((t, true));
@@ -43,8 +58,64 @@ impl NodeTable {
                 stack.push((front, false));
             }
         }
-        ids.pop().unwrap_or(0)
+        let id = ids.pop().unwrap_or(0);
+        if !tree.is_nil() {
+            self.by_node.insert(tree.node_id(), id);
+        }
+        id
     }
+
+    /// The id of the node `(front, back)`, added if it is new.
+    fn pair_id(&mut self, front: u64, back: u64) -> u64 {
+        if self.nodes.len() + 1 > self.by_pair.len() / 2 {
+            self.grow();
+        }
+        let mask = self.by_pair.len() - 1;
+        let hash = pair_hash(front, back);
+        let tag = (hash >> 32) as u32;
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.by_pair[slot] {
+                (0, _) => break,
+                (id, t) if t == tag && self.nodes[id as usize - 1] == (front, back) => {
+                    return id.into();
+                }
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+        self.nodes.push((front, back));
+        let id = self.nodes.len();
+        let id32 = u32::try_from(id).expect("fewer than 2^32 nodes in a table");
+        self.by_pair[slot] = (id32, tag);
+        id as u64
+    }
+
+    /// Doubles `by_pair` (at least 1024 slots) and places every node again.
+    fn grow(&mut self) {
+        let len = (self.by_pair.len() * 2).max(1024);
+        let mask = len - 1;
+        let mut slots = vec![(0u32, 0u32); len];
+        for (k, &(front, back)) in self.nodes.iter().enumerate() {
+            let hash = pair_hash(front, back);
+            let mut slot = hash as usize & mask;
+            while slots[slot].0 != 0 {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = (k as u32 + 1, (hash >> 32) as u32);
+        }
+        self.by_pair = slots;
+    }
+}
+
+/// Where the search for a pair starts in [`NodeTable`]'s `by_pair`: the
+/// two ids mixed (a multiplication, then MurmurHash3's finalizer), so that
+/// the low bits depend on every bit of both.
+fn pair_hash(front: u64, back: u64) -> u64 {
+    let mut h = front.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ back;
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h
 }
 
 impl NodeTable {
@@ -78,4 +149,83 @@ pub fn trees_from_nodes(nodes: &[(u64, u64)]) -> Result<Vec<Tree>, ForwardNode> 
         ));
     }
     Ok(trees)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// The reference: every tree numbered by a plain post-order walk with
+    /// one map by pair, nothing remembered by address.
+    fn plain_numbering(roots: &[&Tree]) -> (Vec<u64>, Vec<(u64, u64)>) {
+        let mut nodes = Vec::new();
+        let mut by_pair = HashMap::new();
+        let ids = roots
+            .iter()
+            .map(|root| {
+                let mut stack = vec![(*root, false)];
+                let mut ids = Vec::new();
+                while let Some((t, expanded)) = stack.pop() {
+                    match (t.split(), expanded) {
+                        (None, _) => ids.push(0),
+                        (Some(_), true) => {
+                            let back = ids.pop().unwrap();
+                            let front = ids.pop().unwrap();
+                            let id = *by_pair.entry((front, back)).or_insert_with(|| {
+                                nodes.push((front, back));
+                                nodes.len() as u64
+                            });
+                            ids.push(id);
+                        }
+                        (Some((front, back)), false) => {
+                            stack.push((t, true));
+                            stack.push((back, false));
+                            stack.push((front, false));
+                        }
+                    }
+                }
+                ids.pop().unwrap()
+            })
+            .collect();
+        (ids, nodes)
+    }
+
+    #[test]
+    fn ids_and_nodes_are_those_of_a_plain_numbering() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        // Trees that share nodes (kept in `pool` and in their parents),
+        // trees that hold nodes once (the inner cons of a nested pair), and
+        // equal trees built apart (fresh pairs of Nil).
+        let mut pool = vec![Tree::NIL];
+        for _ in 0..3000 {
+            let (a, b, c) = (next(pool.len()), next(pool.len()), next(pool.len()));
+            let tree = match next(3) {
+                0 => Tree::cons(pool[a].clone(), pool[b].clone()),
+                1 => Tree::cons(
+                    Tree::cons(pool[a].clone(), pool[b].clone()),
+                    pool[c].clone(),
+                ),
+                _ => Tree::cons(Tree::cons(Tree::NIL, Tree::NIL), pool[a].clone()),
+            };
+            pool.push(tree);
+        }
+        // A tree held only here, passed twice.
+        let alone = Tree::cons(Tree::cons(Tree::NIL, Tree::NIL), Tree::NIL);
+        let mut roots: Vec<&Tree> = (0..500).map(|_| &pool[next(pool.len())]).collect();
+        roots.push(&alone);
+        roots.push(&alone);
+        let mut table = NodeTable::default();
+        let ids: Vec<u64> = roots.iter().map(|t| table.id(t)).collect();
+        let (plain_ids, plain_nodes) = plain_numbering(&roots);
+        assert_eq!(ids, plain_ids);
+        assert!(plain_nodes.len() > 1024, "the table grew");
+        assert_eq!(table.into_nodes(), plain_nodes);
+    }
 }
