@@ -401,17 +401,7 @@ c:
 }
 
 /// A routine, then `entry` and the code that calls the routine twice.
-const ROUTINE_BEFORE_ENTRY: &str = "use std/control
-reg r
-helper:
-    push r, #9
-    ret
-entry main
-main:
-    call helper
-    call helper
-    halt
-";
+const ROUTINE_BEFORE_ENTRY: &str = include_str!("programs/routine_before_entry.cta");
 
 /// `entry` after a routine: the routine is reached through the calls of
 /// the real entry, and every operand of those calls is resolved.

@@ -15,17 +15,7 @@ fn agree(text: &str, budget: u64) -> Checked {
 }
 
 /// Defect 1 of the issue: a routine before `entry main`.
-const ROUTINE_BEFORE_ENTRY: &str = "use std/control
-reg r
-helper:
-    push r, #9
-    ret
-entry main
-main:
-    call helper
-    call helper
-    halt
-";
+const ROUTINE_BEFORE_ENTRY: &str = include_str!("programs/routine_before_entry.cta");
 
 #[test]
 fn a_routine_written_before_the_entry_runs_as_written() {
