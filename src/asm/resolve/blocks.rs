@@ -11,14 +11,23 @@ impl Resolver<'_> {
         let sections = std::mem::take(&mut self.sections);
         let mut sections = Rc::try_unwrap(sections).unwrap_or_else(|shared| (*shared).clone());
         self.out.main_sections = sections.iter().map(|s| s.main).collect();
-        for (s, section) in sections.iter_mut().enumerate() {
+        // A block's instructions are reserved at once (they grew by
+        // doubling, copying them each time): `runs[s][run]` instructions
+        // follow the start of section `s` or its `run`th label or `block`.
+        let all_runs: Vec<Vec<usize>> = sections
+            .iter()
+            .map(|section| instruction_runs(&section.items))
+            .collect();
+        // Each block starts at one of those places: the blocks, the labels
+        // and the names are reserved at once too (they are many, and large).
+        let places: usize = all_runs.iter().map(Vec::len).sum();
+        self.out.blocks.reserve_exact(places);
+        self.out.labels.reserve(places);
+        self.names.reserve(places);
+        for ((s, section), runs) in sections.iter_mut().enumerate().zip(all_runs) {
             let main = section.main;
             let mut current: Option<usize> = None;
             let mut previous: Option<usize> = None;
-            // A block's instructions are reserved at once (they grew by
-            // doubling, copying them each time): `runs[run]` instructions
-            // follow the section's start or its `run`th label or `block`.
-            let runs = instruction_runs(&section.items);
             let wanted = |run: usize| runs.get(run).copied().unwrap_or(0);
             let mut run = 0;
             // The instructions move into the blocks, in place (a program
@@ -43,7 +52,10 @@ impl Resolver<'_> {
                         current = Some(b);
                         self.out.blocks[b].instrs.reserve_exact(wanted(run));
                         if self.declare(name, Symbol::label(b)) {
-                            self.out.blocks[b].labels.push(name.clone());
+                            // Mostly one label a block: room for one first.
+                            let labels = &mut self.out.blocks[b].labels;
+                            labels.reserve_exact(1);
+                            labels.push(name.clone());
                             self.out.labels.insert(name.name(), b);
                         }
                     }
