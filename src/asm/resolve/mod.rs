@@ -17,6 +17,7 @@ mod declarations;
 mod operands;
 mod program;
 
+pub(crate) use blocks::into_instruction;
 pub use program::{
     Block, Constant, DEFAULT_INPUT_LIMIT, DEFAULT_LIMIT, DEFAULT_OUTPUT_LIMIT, HandLayout, Instr,
     LimitSpec, Opcode, RegInfo, Resolved, Role,
