@@ -277,7 +277,7 @@ pub fn expression_depth(line: &[(Token<'_>, Span)], cap: usize) -> Option<Span> 
 
 /// Whether a finished logical line is kept: not when an error dropped it,
 /// nor when it is too deep an expression (reported).
-fn keep_line(line: &Line<'_>, dropped: bool, errors: &mut Vec<Diagnostic>) -> bool {
+fn keep_line(line: &[(Token<'_>, Span)], dropped: bool, errors: &mut Vec<Diagnostic>) -> bool {
     if dropped || line.is_empty() {
         return false;
     }
@@ -322,13 +322,14 @@ impl<'src> Lines<'src> {
     }
 }
 
-impl<'src> Iterator for Lines<'src> {
-    type Item = Line<'src>;
-
-    fn next(&mut self) -> Option<Line<'src>> {
-        // Room for a usual line's tokens at once (an instruction and three
-        // operands), not grown from four.
-        let mut line: Line<'_> = Vec::with_capacity(8);
+impl<'src> Lines<'src> {
+    /// Appends the tokens of the next logical line to `tokens` (what is
+    /// there already stays): false, adding nothing, at the end of the
+    /// file. A parser reads many lines into one buffer this way, instead of
+    /// a vector a line.
+    pub fn next_into(&mut self, tokens: &mut Vec<(Token<'src>, Span)>) -> bool {
+        // The current line is `tokens[start..]`.
+        let start = tokens.len();
         let mut depth = 0usize;
         let mut too_deep = false; // the current line is dropped
         let errors = &mut self.errors;
@@ -358,10 +359,11 @@ impl<'src> Iterator for Lines<'src> {
                     continue;
                 }
             };
+            let last = tokens[start..].last().copied();
             // `name(` with nothing between: a call.
             let token = match token {
                 Token::LParen
-                    if line.last().is_some_and(|(t, s)| {
+                    if last.is_some_and(|(t, s)| {
                         matches!(t, Token::Ident(_)) && s.end == span.start
                     }) =>
                 {
@@ -370,20 +372,20 @@ impl<'src> Iterator for Lines<'src> {
                 other => other,
             };
             match token {
-                Token::Newline if line.last().is_some_and(|t| continues_after(t.0)) => continue,
+                Token::Newline if last.is_some_and(|t| continues_after(t.0)) => continue,
                 Token::Newline
                     if depth > 0
-                        && (line.last().is_some_and(|t| continues_inside_after(t.0))
+                        && (last.is_some_and(|t| continues_inside_after(t.0))
                             || continues_before(lexer)) =>
                 {
                     continue;
                 }
                 Token::Newline => {
                     // An unclosed bracket ends with its line: the parser reports it.
-                    if keep_line(&line, too_deep, errors) {
-                        return Some(line);
+                    if keep_line(&tokens[start..], too_deep, errors) {
+                        return true;
                     }
-                    line.clear();
+                    tokens.truncate(start);
                     depth = 0;
                     too_deep = false;
                     continue;
@@ -415,9 +417,24 @@ impl<'src> Iterator for Lines<'src> {
                 Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
                 _ => {}
             }
-            line.push((token, span));
+            tokens.push((token, span));
         }
-        keep_line(&line, too_deep, errors).then_some(line)
+        if keep_line(&tokens[start..], too_deep, errors) {
+            return true;
+        }
+        tokens.truncate(start);
+        false
+    }
+}
+
+impl<'src> Iterator for Lines<'src> {
+    type Item = Line<'src>;
+
+    fn next(&mut self) -> Option<Line<'src>> {
+        // Room for a usual line's tokens at once (an instruction and three
+        // operands), not grown from four.
+        let mut line: Line<'_> = Vec::with_capacity(8);
+        self.next_into(&mut line).then_some(line)
     }
 }
 

@@ -8,6 +8,7 @@ use super::ast::{BinOp, Body, Expr, ExprKind, Ident, Line, ModuleRef, Name, Node
 use super::eval::{Env, Value, eval};
 use super::lexer::MAX_EXPRESSION_DEPTH;
 use super::parser::Nodes;
+use super::resolve::{Instr, into_instruction};
 use super::source::{FileId, Loader, ModulePath, SourceFile, Sources, Span};
 use crate::diagnostic::{Code, Diagnostic};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -114,8 +115,73 @@ pub struct Section {
     /// Whether this is the main file (its code is the entry; its blocks are
     /// checked for reachability).
     pub main: bool,
-    /// The statements.
+    /// The statements (but those in `runs`).
     pub items: Vec<Item>,
+    /// The instructions expansion made into [`Instr`]s (of the main file,
+    /// outside hand-laid `block`s, by [`expand_to_instructions`]): each run is `(k, instructions)`, the instructions that
+    /// come after `items[..k]` and before `items[k..]`, in order. The
+    /// instructions of a block are one run, moved into it whole.
+    pub runs: Vec<(usize, Vec<Instr>)>,
+}
+
+/// Where expansion puts a section's statements.
+struct Output {
+    /// The statements.
+    items: Vec<Item>,
+    /// The instructions taken out of `items` ([`Section::runs`]).
+    runs: Vec<(usize, Vec<Instr>)>,
+    /// Whether instructions go into `runs` (they stay items otherwise).
+    converting: bool,
+    /// How many hand-laid `block`s are open: their statements stay items,
+    /// to become the block's body.
+    in_blocks: usize,
+}
+
+impl Output {
+    /// Statements that all stay items.
+    fn items() -> Output {
+        Output {
+            items: Vec::new(),
+            runs: Vec::new(),
+            converting: false,
+            in_blocks: 0,
+        }
+    }
+
+    /// Adds a statement: an instruction (right mnemonic, right number of
+    /// operands) to the current run when converting and outside a
+    /// `block`, anything else to the items.
+    fn push(&mut self, item: Item) {
+        if !self.converting || self.in_blocks > 0 {
+            self.items.push(item);
+            return;
+        }
+        match into_instruction(item) {
+            Ok(instr) => {
+                let k = self.items.len();
+                match self.runs.last_mut() {
+                    Some((start, run)) if *start == k => run.push(instr),
+                    _ => {
+                        // Room for a usual block's instructions at once.
+                        let mut run = Vec::with_capacity(4);
+                        run.push(instr);
+                        self.runs.push((k, run));
+                    }
+                }
+            }
+            Err(item) => self.items.push(item),
+        }
+    }
+
+    /// The section of these statements.
+    fn section(self, file: FileId, main: bool) -> Section {
+        Section {
+            file,
+            main,
+            items: self.items,
+            runs: self.runs,
+        }
+    }
 }
 
 /// A macro definition.
@@ -248,19 +314,27 @@ struct Expander<'a> {
 
 /// Expands a program, starting from its main file.
 pub fn expand(loader: &dyn Loader, main: SourceFile) -> Expansion {
-    expand_with(loader, main, None)
+    expand_with(loader, main, None, false)
+}
+
+/// [`expand`], the main file's instructions made [`Instr`]s as they are
+/// expanded ([`Section::runs`]): each is built once, and the statements
+/// held are the others. For resolution, which takes them as they are.
+pub fn expand_to_instructions(loader: &dyn Loader, main: SourceFile) -> Expansion {
+    expand_with(loader, main, None, true)
 }
 
 /// [`expand`], recording the macros, modules and `if` conditions for
 /// [`super::index::build`].
 pub fn expand_recording(loader: &dyn Loader, main: SourceFile) -> Expansion {
-    expand_with(loader, main, Some(Box::default()))
+    expand_with(loader, main, Some(Box::default()), false)
 }
 
 fn expand_with(
     loader: &dyn Loader,
     main: SourceFile,
     recording: Option<Box<super::index::Recording>>,
+    converting: bool,
 ) -> Expansion {
     let mut expander = Expander {
         loader,
@@ -287,17 +361,13 @@ fn expand_with(
     // and leaves the old copies to the allocator. Memory reserved and not
     // written takes no pages; when none can be had, they grow as before.
     let lines = expander.out.sources.get(file).line_count();
-    let mut items = Vec::new();
-    items.try_reserve_exact(lines).ok();
-    expander.file(file, &mut items, 0);
-    expander.out.sections.insert(
-        0,
-        Section {
-            file,
-            main: true,
-            items,
-        },
-    );
+    let mut out = Output {
+        converting,
+        ..Output::items()
+    };
+    out.items.try_reserve_exact(lines).ok();
+    expander.file(file, &mut out, 0);
+    expander.out.sections.insert(0, out.section(file, true));
     let mut names: Vec<String> = expander.macros.keys().cloned().collect();
     names.sort();
     expander.out.macro_names = names;
@@ -328,7 +398,7 @@ impl Expander<'_> {
 
     /// Parses and expands one file into `out`, a top-level node at a time:
     /// its lines are moved into the output, never all held at once.
-    fn file(&mut self, file: FileId, out: &mut Vec<Item>, include_depth: usize) {
+    fn file(&mut self, file: FileId, out: &mut Output, include_depth: usize) {
         // The text is lent to the parser while the expander adds files.
         let text = std::mem::take(self.out.sources.text_mut(file));
         let mut nodes = Nodes::new(file, &text);
@@ -363,13 +433,15 @@ impl Expander<'_> {
         &mut self,
         nodes: &[Node],
         context: &Context<'_>,
-        out: &mut Vec<Item>,
+        out: &mut Output,
         global_label: &mut Option<Rc<str>>,
     ) {
         let scope = context.scope;
         let mut stack = vec![Walk::Nodes(nodes.iter())];
         while let Some(top) = stack.last_mut() {
             if self.gave_up {
+                let open = stack.iter().filter(|w| matches!(w, Walk::Block { .. }));
+                out.in_blocks -= open.count();
                 return;
             }
             let node = match top {
@@ -382,7 +454,8 @@ impl Expander<'_> {
                 },
                 Walk::Block { .. } => {
                     if let Some(Walk::Block { mut header, start }) = stack.pop() {
-                        header.body = out.split_off(start).into_boxed_slice();
+                        header.body = out.items.split_off(start).into_boxed_slice();
+                        out.in_blocks -= 1;
                         out.push(*header);
                     }
                     continue;
@@ -444,8 +517,9 @@ impl Expander<'_> {
                         substitute_stmt(&mut header.stmt, scope, global_label);
                         stack.push(Walk::Block {
                             header: Box::new(header),
-                            start: out.len(),
+                            start: out.items.len(),
                         });
+                        out.in_blocks += 1;
                     }
                     stack.push(Walk::Nodes(body.iter()));
                 }
@@ -458,7 +532,7 @@ impl Expander<'_> {
         &mut self,
         line: Line,
         context: &Context<'_>,
-        out: &mut Vec<Item>,
+        out: &mut Output,
         global_label: &mut Option<Rc<str>>,
     ) {
         let scope = context.scope;
@@ -522,7 +596,7 @@ impl Expander<'_> {
         }
     }
 
-    fn emit(&mut self, out: &mut Vec<Item>, item: Item) {
+    fn emit(&mut self, out: &mut Output, item: Item) {
         if self.charge(1, item.span, &item.chain) {
             out.push(item);
         }
@@ -679,7 +753,7 @@ impl Expander<'_> {
         call: &Ident,
         args: Vec<Expr>,
         scope: &Scope,
-        out: &mut Vec<Item>,
+        out: &mut Output,
         include_depth: usize,
     ) {
         if self.gave_up_on_macro && scope.depth > 0 {
@@ -803,7 +877,7 @@ impl Expander<'_> {
         module: &ModuleRef,
         is_use: bool,
         span: Span,
-        out: &mut Vec<Item>,
+        out: &mut Output,
         include_depth: usize,
         from: FileId,
     ) {
@@ -892,14 +966,10 @@ impl Expander<'_> {
         self.record(|r| r.module(span, &key, Some(id), standard));
         self.including.push((key, name));
         if is_use {
-            let mut items = Vec::new();
+            let mut items = Output::items();
             self.file(id, &mut items, include_depth + 1);
-            self.check_module_code(&items);
-            self.out.sections.push(Section {
-                file: id,
-                main: false,
-                items,
-            });
+            self.check_module_code(&items.items);
+            self.out.sections.push(items.section(id, false));
         } else {
             self.file(id, out, include_depth + 1);
         }

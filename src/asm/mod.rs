@@ -220,7 +220,7 @@ fn assemble_nested(
     let mut expansion = if indexing {
         macros::expand_recording(loader, main)
     } else {
-        macros::expand(loader, main)
+        macros::expand_to_instructions(loader, main)
     };
     let (resolved, resolve_diagnostics) = resolve::resolve(&mut expansion, faults, indexing);
     let mut index = indexing.then(|| index::build(&expansion, &resolved));

@@ -32,6 +32,11 @@ pub struct Nodes<'t> {
     file: FileId,
     eoi: SimpleSpan,
     lines: lexer::Lines<'t>,
+    /// The tokens of the chunk being parsed, its lines one after another
+    /// (one buffer, kept from chunk to chunk).
+    tokens: Vec<(Token<'t>, Span)>,
+    /// Where each line of the chunk ends in `tokens`.
+    ends: Vec<usize>,
     /// Lines parsed and not given out yet (a chunk's, taken in order).
     parsed: std::vec::IntoIter<Line>,
     /// The distinct names parsed so far (see [`Interning`]).
@@ -126,6 +131,8 @@ impl<'t> Nodes<'t> {
             file,
             eoi: (text.len()..text.len()).into(),
             lines: lexer::Lines::new(file, text),
+            tokens: Vec::new(),
+            ends: Vec::new(),
             parsed: Vec::new().into_iter(),
             names: FxHashSet::default(),
             open: Vec::new(),
@@ -146,13 +153,20 @@ impl<'t> Nodes<'t> {
             if let Some(line) = self.parsed.next() {
                 return Some(line);
             }
-            let chunk: Vec<lexer::Line<'_>> = self.lines.by_ref().take(CHUNK_LINES).collect();
-            if chunk.is_empty() {
+            self.tokens.clear();
+            self.ends.clear();
+            while self.ends.len() < CHUNK_LINES && self.lines.next_into(&mut self.tokens) {
+                self.ends.push(self.tokens.len());
+            }
+            if self.ends.is_empty() {
                 return None;
             }
             self.parsed = parse_chunk(
                 self.file,
-                chunk,
+                Chunk {
+                    tokens: &self.tokens,
+                    ends: &self.ends,
+                },
                 self.eoi,
                 &mut self.names,
                 &mut self.diagnostics,
@@ -256,11 +270,35 @@ impl Iterator for Nodes<'_> {
     }
 }
 
+/// Logical lines, their tokens one after another.
+#[derive(Clone, Copy)]
+struct Chunk<'c, 's> {
+    /// The tokens of every line.
+    tokens: &'c [(Token<'s>, Span)],
+    /// Where each line ends in `tokens` (increasing).
+    ends: &'c [usize],
+}
+
+impl<'c, 's> Chunk<'c, 's> {
+    /// How many lines.
+    fn len(self) -> usize {
+        self.ends.len()
+    }
+
+    /// The lines' tokens, in order.
+    fn lines(self) -> impl Iterator<Item = &'c [(Token<'s>, Span)]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends)
+            .map(move |(start, &end)| &self.tokens[start..end])
+    }
+}
+
 /// Parses some logical lines: those of the common shapes by hand
 /// ([`plain_line`]), the others in one run of chumsky.
 fn parse_chunk(
     file: FileId,
-    chunk: Vec<lexer::Line<'_>>,
+    chunk: Chunk<'_, '_>,
     eoi: SimpleSpan,
     names: &mut FxHashSet<Rc<str>>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -270,8 +308,8 @@ fn parse_chunk(
     let mut by_hand = Vec::with_capacity(chunk.len());
     // A statement a line, and room for some labels in front of them.
     let mut plain = Vec::with_capacity(chunk.len() + chunk.len() / 4);
-    let mut others: Vec<&lexer::Line<'_>> = Vec::new();
-    for line in &chunk {
+    let mut others: Vec<&[(Token<'_>, Span)]> = Vec::new();
+    for line in chunk.lines() {
         let before = plain.len();
         if plain_line(file, line, names, &mut plain) {
             by_hand.push(Some(plain.len() - before));
@@ -288,7 +326,7 @@ fn parse_chunk(
     let parsed = parse_lines(file, &others, eoi, &mut errors);
     if parsed.len() != others.len() {
         // Not one result per line (never seen): chumsky parses it all.
-        let all: Vec<&lexer::Line<'_>> = chunk.iter().collect();
+        let all: Vec<&[(Token<'_>, Span)]> = chunk.lines().collect();
         return parse_lines(file, &all, eoi, diagnostics)
             .into_iter()
             .flatten()
@@ -312,7 +350,7 @@ fn parse_chunk(
 /// each bad line with rich errors.
 fn parse_lines(
     file: FileId,
-    lines: &[&lexer::Line<'_>],
+    lines: &[&[(Token<'_>, Span)]],
     eoi: SimpleSpan,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Vec<Line>> {
@@ -983,7 +1021,7 @@ mod tests {
             .iter()
             .map(|line| {
                 let mut diagnostics = Vec::new();
-                let mut parsed = parse_lines(file, &[line], eoi, &mut diagnostics);
+                let mut parsed = parse_lines(file, &[line.as_slice()], eoi, &mut diagnostics);
                 let mut hand = Vec::new();
                 let taken = plain_line(file, line, &mut by_hand, &mut hand);
                 assert!(taken || hand.is_empty());

@@ -11,39 +11,58 @@ impl Resolver<'_> {
         let sections = std::mem::take(&mut self.sections);
         let mut sections = Rc::try_unwrap(sections).unwrap_or_else(|shared| (*shared).clone());
         self.out.main_sections = sections.iter().map(|s| s.main).collect();
-        for (s, section) in sections.iter_mut().enumerate() {
+        // A block's instructions are reserved at once (they grew by
+        // doubling, copying them each time): `runs[s][run]` instructions
+        // follow the start of section `s` or its `run`th label or `block`.
+        let all_runs: Vec<Vec<usize>> = sections
+            .iter()
+            .map(|section| instruction_runs(&section.items))
+            .collect();
+        // Each block starts at one of those places: the blocks, the labels
+        // and the names are reserved at once too (they are many, and large).
+        let places: usize = all_runs.iter().map(Vec::len).sum();
+        self.out.blocks.reserve_exact(places);
+        self.out.labels.reserve(places);
+        self.names.reserve(places);
+        for ((s, section), runs) in sections.iter_mut().enumerate().zip(all_runs) {
             let main = section.main;
             let mut current: Option<usize> = None;
             let mut previous: Option<usize> = None;
-            // A block's instructions are reserved at once (they grew by
-            // doubling, copying them each time): `runs[run]` instructions
-            // follow the section's start or its `run`th label or `block`.
-            let runs = instruction_runs(&section.items);
             let wanted = |run: usize| runs.get(run).copied().unwrap_or(0);
             let mut run = 0;
+            // The instructions expansion made: each run goes in before the
+            // item it comes before (`k` counts the items).
+            let mut converted = std::mem::take(&mut section.runs).into_iter().peekable();
+            let mut k = 0;
+            let mut runs_before = |this: &mut Self,
+                                   k: usize,
+                                   current: &mut Option<usize>,
+                                   previous: &mut Option<usize>| {
+                while let Some((_, instrs)) = converted.next_if(|(start, _)| *start <= k) {
+                    this.take_run(s, main, instrs, current, previous);
+                }
+            };
             // The instructions move into the blocks, in place (a program
             // may have millions).
             section.items.retain_mut(|item| {
+                runs_before(self, k, &mut current, &mut previous);
+                k += 1;
                 match &item.stmt {
                     Stmt::Label(name) => {
                         run += 1;
                         let starts_new =
                             current.is_none_or(|b| !self.out.blocks[b].instrs.is_empty());
                         let b = if starts_new {
-                            let b = self.new_block(s, item.span, previous);
-                            previous = Some(b);
-                            // The first block of the main file is the entry.
-                            if main && self.out.entry.is_none() {
-                                self.out.entry = Some(b);
-                            }
-                            b
+                            self.code_block(s, main, item.span, &mut current, &mut previous)
                         } else {
                             current.expect("checked")
                         };
-                        current = Some(b);
                         self.out.blocks[b].instrs.reserve_exact(wanted(run));
                         if self.declare(name, Symbol::label(b)) {
-                            self.out.blocks[b].labels.push(name.clone());
+                            // Mostly one label a block: room for one first.
+                            let labels = &mut self.out.blocks[b].labels;
+                            labels.reserve_exact(1);
+                            labels.push(name.clone());
                             self.out.labels.insert(name.name(), b);
                         }
                     }
@@ -51,13 +70,14 @@ impl Resolver<'_> {
                         let b = match current {
                             Some(b) => b,
                             None => {
-                                let b = self.new_block(s, item.span, previous);
+                                let b = self.code_block(
+                                    s,
+                                    main,
+                                    item.span,
+                                    &mut current,
+                                    &mut previous,
+                                );
                                 self.out.blocks[b].instrs.reserve_exact(wanted(run));
-                                previous = Some(b);
-                                current = Some(b);
-                                if main && self.out.entry.is_none() {
-                                    self.out.entry = Some(b);
-                                }
                                 b
                             }
                         };
@@ -85,6 +105,7 @@ impl Resolver<'_> {
                 }
                 true
             });
+            runs_before(self, usize::MAX, &mut current, &mut previous);
             section.items.shrink_to_fit();
         }
         self.sections = Rc::new(sections);
@@ -102,6 +123,52 @@ impl Resolver<'_> {
         // With `block prog`, the program starts with that block.
         if let Role::HandBlock(b) = self.out.registers[0].role {
             self.out.entry = Some(b);
+        }
+    }
+
+    /// A new block of code in section `section` at `span`, after
+    /// `previous`, when no block is `current`: it is then the current and
+    /// the previous block (and the entry, when it is the main file's first).
+    fn code_block(
+        &mut self,
+        section: usize,
+        main: bool,
+        span: Span,
+        current: &mut Option<usize>,
+        previous: &mut Option<usize>,
+    ) -> usize {
+        let b = self.new_block(section, span, *previous);
+        *previous = Some(b);
+        *current = Some(b);
+        if main && self.out.entry.is_none() {
+            self.out.entry = Some(b);
+        }
+        b
+    }
+
+    /// Instructions that expansion made ([`Section::runs`]) into the
+    /// current block, or a new one (as their first would start as a
+    /// statement). They are moved in whole when the block has none yet.
+    fn take_run(
+        &mut self,
+        section: usize,
+        main: bool,
+        instrs: Vec<Instr>,
+        current: &mut Option<usize>,
+        previous: &mut Option<usize>,
+    ) {
+        let Some(first) = instrs.first() else {
+            return;
+        };
+        let b = match *current {
+            Some(b) => b,
+            None => self.code_block(section, main, first.span, current, previous),
+        };
+        let block = &mut self.out.blocks[b].instrs;
+        if block.is_empty() {
+            *block = instrs;
+        } else {
+            block.extend(instrs);
         }
     }
 
@@ -257,18 +324,7 @@ impl Resolver<'_> {
             self.diagnostics.push(d);
             return None;
         }
-        let mut spans = [name.span; 3];
-        for (k, a) in args.iter().enumerate() {
-            spans[k] = a.span;
-        }
-        Some(Instr {
-            op,
-            operands: [0; 3],
-            exprs: Box::default(),
-            operand_spans: spans,
-            span: item.span,
-            chain: item.chain.clone(),
-        })
+        Some(shell(op, name, args, item))
     }
 
     /// The registers that hand-laid blocks continue with.
@@ -451,4 +507,39 @@ fn instruction_runs(items: &[Item]) -> Vec<usize> {
         }
     }
     runs
+}
+
+/// The instruction an expanded statement is, its operands moved into it
+/// (`exprs`), when it is an instruction with as many operands as it
+/// takes; the statement back otherwise (resolution explains it then).
+pub(crate) fn into_instruction(mut item: Item) -> Result<Instr, Item> {
+    let Stmt::Op { name, args } = &item.stmt else {
+        return Err(item);
+    };
+    let Some(op) = Opcode::parse(&name.text).filter(|op| args.len() == op.arity()) else {
+        return Err(item);
+    };
+    let mut instr = shell(op, name, args, &item);
+    if let Stmt::Op { args, .. } = &mut item.stmt {
+        instr.exprs = std::mem::take(args).into_boxed_slice();
+    }
+    Ok(instr)
+}
+
+/// Instruction `op`, written as `name` with operands `args` (as many as
+/// it takes) in the statement `item`: every operand register 0, and no
+/// operand expressions (`exprs` is empty).
+fn shell(op: Opcode, name: &Ident, args: &[Expr], item: &Item) -> Instr {
+    let mut spans = [name.span; 3];
+    for (k, a) in args.iter().enumerate() {
+        spans[k] = a.span;
+    }
+    Instr {
+        op,
+        operands: [0; 3],
+        exprs: Box::default(),
+        operand_spans: spans,
+        span: item.span,
+        chain: item.chain.clone(),
+    }
 }

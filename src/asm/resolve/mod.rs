@@ -17,6 +17,7 @@ mod declarations;
 mod operands;
 mod program;
 
+pub(crate) use blocks::into_instruction;
 pub use program::{
     Block, Constant, DEFAULT_INPUT_LIMIT, DEFAULT_LIMIT, DEFAULT_OUTPUT_LIMIT, HandLayout, Instr,
     LimitSpec, Opcode, RegInfo, Resolved, Role,
@@ -258,5 +259,85 @@ fn strip(e: &Expr) -> String {
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::macros;
+    use crate::asm::source::{Loader, MemoryLoader, ModulePath, SourceFile};
+
+    /// What resolution gives, written out: the blocks with their
+    /// instructions (macro chains by their sites), the entry, what is
+    /// reached, the registers and the diagnostics.
+    fn resolved(expansion: &mut Expansion) -> String {
+        let (out, diagnostics) = resolve(expansion, Faults::default(), false);
+        let blocks: Vec<String> = out
+            .blocks
+            .iter()
+            .map(|b| {
+                let instrs: Vec<String> = b
+                    .instrs
+                    .iter()
+                    .map(|i| {
+                        let sites = i.chain.sites();
+                        let exprs = &i.exprs;
+                        format!(
+                            "{:?} {:?} {:?} {:?} {sites:?} {exprs:?}",
+                            i.op, i.operands, i.operand_spans, i.span
+                        )
+                    })
+                    .collect();
+                format!(
+                    "{:?} section {} next {:?} hand {:?} at {:?}: {instrs:#?}",
+                    b.labels, b.section, b.next, b.hand, b.span
+                )
+            })
+            .collect();
+        let registers: Vec<String> = out
+            .registers
+            .iter()
+            .map(|r| format!("{:?} {:?} {:?}", r.name, r.span, r.role))
+            .collect();
+        format!(
+            "{blocks:#?}\nentry {:?}\nreached {:?}\n{registers:#?}\n{diagnostics:#?}",
+            out.entry, out.reached
+        )
+    }
+
+    #[test]
+    fn instructions_made_in_expansion_resolve_as_expanded_statements_do() {
+        let module = "use std/control\nroutine:\n    mov a, b\n    ret\n";
+        let programs = [
+            // Instructions before the first label, labels that share a
+            // block, a register between instructions, macros.
+            "use std/control\nreg a\nreg b\n    nilify a\nfirst:\nsecond:\n    mov a, b\nreg c\n    construct a, b, c\n    jnil a, first\n    halt\n",
+            // Bad instructions (unknown, wrong count) first, between and
+            // last; a macro defined further on.
+            "bogus a\nreg a\nstart:\n    nilify a, a\n    nilify a\n    later a\n    construct a\nmacro later x\n    nilify x\nend\n    nilify\n",
+            // Hand-laid blocks with labels, macros and a tail inside, code
+            // around them, and a module with routines.
+            "use std/control\nuse \"lib.cta\"\nreg a\nreg b\nmain:\n    call routine\n    nilify a\nblock b\n    nilify a\ninner:\n    mov a, b\n    tail a\nend\n    construct a, a, a\nafter:\n    jnil a, main\n    halt\n",
+            // An include, a bad statement inside a block, and a block inside
+            // a macro's expansion.
+            "use std/control\ninclude \"part.cta\"\nreg a\nmacro wrap r\nblock r\n    nilify a\nend\nend\nreg q\nwrap q\nblock a\n    reg z\n    nilify a\nend\n    mov a, q\n",
+        ];
+        for program in programs {
+            let loader = MemoryLoader::default()
+                .with("main.cta", program)
+                .with("lib.cta", module)
+                .with("part.cta", "part:\n    nilify a\nbogus\n    nilify a\n");
+            let main = || {
+                loader
+                    .load(&ModulePath::File("main.cta".into()), None)
+                    .unwrap_or_else(|_| SourceFile::new("main.cta".into(), None, String::new()))
+            };
+            let mut items = macros::expand(&loader, main());
+            let mut made = macros::expand_to_instructions(&loader, main());
+            assert!(items.sections.iter().all(|s| s.runs.is_empty()));
+            assert!(!made.sections[0].runs.is_empty(), "{program}");
+            assert_eq!(resolved(&mut made), resolved(&mut items), "{program}");
+        }
     }
 }
