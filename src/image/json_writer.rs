@@ -113,14 +113,6 @@ pub(super) fn write(image: &Image, out: &mut impl Write) -> io::Result<()> {
 /// How full [`Json`]'s buffer gets before it is written out.
 const FLUSH_AT: usize = 1 << 16;
 
-/// Two decimal digits per number below 100, for [`Json::uint`].
-const PAIRS: &[u8; 200] = b"\
-    0001020304050607080910111213141516171819\
-    2021222324252627282930313233343536373839\
-    4041424344454647484950515253545556575859\
-    6061626364656667686970717273747576777879\
-    8081828384858687888990919293949596979899";
-
 /// Appends a string's JSON text, quoted and escaped as serde_json
 /// escapes it (see [`escape_pieces`]).
 fn quoted(out: &mut Vec<u8>, text: &str) {
@@ -141,11 +133,15 @@ pub(super) fn escape_pieces(text: &str, mut piece: impl FnMut(&[u8])) {
     let mut plain = 0;
     let mut k = 0;
     while k < bytes.len() {
-        if let Some(word) = bytes.get(k..k + 8)
-            && !any_to_escape(u64::from_le_bytes(word.try_into().unwrap_or_default()))
-        {
-            k += 8;
-            continue;
+        if let Some(word) = bytes.get(k..k + 8) {
+            match to_escape(u64::from_le_bytes(word.try_into().unwrap_or_default())) {
+                0 => {
+                    k += 8;
+                    continue;
+                }
+                // The lowest byte marked is one to escape.
+                marks => k += marks.trailing_zeros() as usize / 8,
+            }
         }
         let b = bytes[k];
         let unicode;
@@ -185,16 +181,18 @@ pub(super) fn escape_pieces(text: &str, mut piece: impl FnMut(&[u8])) {
     }
 }
 
-/// Whether any of the 8 bytes of `word` is escaped in JSON: below 0x20,
-/// `"` or `\` (the classic test for a byte below a bound, or equal to one,
-/// in each byte at once; a false answer is exact).
-fn any_to_escape(word: u64) -> bool {
+/// The bytes of `word` (little-endian) escaped in JSON, below 0x20, `"`
+/// or `\`, each marked by its high bit: the classic test for a byte below
+/// a bound, or equal to one, in every byte at once. 0 when there is none;
+/// else the lowest byte marked is one of them (a borrow may mark bytes
+/// above it that are not).
+fn to_escape(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
     let quote = word ^ (ONES * u64::from(b'"'));
     let backslash = word ^ (ONES * u64::from(b'\\'));
-    (below(word, 0x20) | below(quote, 1) | below(backslash, 1)) != 0
+    below(word, 0x20) | below(quote, 1) | below(backslash, 1)
 }
 
 /// A JSON writer of the image's parts: the text goes into `buf`, which
@@ -226,26 +224,36 @@ impl<W: Write> Json<'_, W> {
         Ok(())
     }
 
-    /// A number in decimal.
-    fn uint(&mut self, mut n: u64) -> io::Result<()> {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        while n >= 100 {
-            let pair = (n % 100) as usize * 2;
-            n /= 100;
-            at -= 2;
-            digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
-        }
-        if n >= 10 {
-            at -= 2;
-            let pair = n as usize * 2;
-            digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    /// A number in decimal, in runs of at most 8 digits.
+    fn uint(&mut self, n: u64) -> io::Result<()> {
+        const E8: u64 = 100_000_000;
+        let width = |n: u64| n.checked_ilog10().map_or(1, |l| l as usize + 1);
+        if n < E8 {
+            self.digits(n, width(n));
+        } else if n < E8 * E8 {
+            self.digits(n / E8, width(n / E8));
+            self.digits(n % E8, 8);
         } else {
-            at -= 1;
-            digits[at] = b'0' + n as u8;
+            self.digits(n / (E8 * E8), width(n / (E8 * E8)));
+            self.digits(n / E8 % E8, 8);
+            self.digits(n % E8, 8);
         }
-        self.buf.extend_from_slice(&digits[at..]);
         Ok(())
+    }
+
+    /// The last `len` (at most 8) decimal digits of `n`: made in a
+    /// register (digits written to memory one by one and read back at once
+    /// stall the load), appended as 8 bytes and cut back to `len`.
+    fn digits(&mut self, mut n: u64, len: usize) {
+        debug_assert!(len <= 8);
+        let mut word = 0u64;
+        for _ in 0..len {
+            word = (word << 8) | (u64::from(b'0') + n % 10);
+            n /= 10;
+        }
+        let end = self.buf.len() + len;
+        self.buf.extend_from_slice(&word.to_le_bytes());
+        self.buf.truncate(end);
     }
 
     fn int(&mut self, n: i64) -> io::Result<()> {
@@ -395,6 +403,15 @@ mod tests {
     #[test]
     fn strings_and_numbers_are_serde_jsons() {
         let mut texts: Vec<String> = (0..=0x7f_u8).map(|b| char::from(b).to_string()).collect();
+        // Escapes at every place in and across words of 8 bytes.
+        for shift in 0..17 {
+            texts.push(format!(
+                "{}\nü{}\u{1f}\"{}\\",
+                "x".repeat(shift),
+                "y".repeat(9),
+                "z".repeat(shift)
+            ));
+        }
         texts.push((0..=0x7f_u8).map(char::from).collect());
         texts.push("plain, ünïcode \u{7f}\u{80}\u{2028}\u{10ffff} and a \"quote\"\n".into());
         texts.push(String::new());
