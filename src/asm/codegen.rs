@@ -652,10 +652,23 @@ struct Locations<'s> {
     /// program): a direct-mapped cache of [`CHAIN_CACHE`] slots. A chain
     /// not found is numbered from `expansions` as if new, to the same id.
     chains: Vec<(usize, u32)>,
-    /// Per file, the 0-based line of the last position found in it, where
-    /// the next search starts (instructions come mostly in source order).
-    lines: Vec<usize>,
+    /// Per file, the last position found in it, from which the next is
+    /// found (instructions come mostly in source order).
+    cursors: Vec<Cursor>,
 }
+
+/// A position in a file of [`Locations`]: its byte offset, its 0-based
+/// line and the offset where that line starts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cursor {
+    offset: usize,
+    line: usize,
+    start: usize,
+}
+
+/// How far past a file's [`Cursor`] [`Locations::position`] walks the text
+/// to a position; a position further, or before it, is searched for.
+const WALK: usize = 4096;
 
 /// A macro invocation in [`Locations`]: the macro, the file, line and
 /// column of its call site, and the id of the expansion it is inside.
@@ -681,21 +694,48 @@ impl<'s> Locations<'s> {
             outside: Vec::new(),
             sites: vec![Rc::from([])],
             chains: vec![(0, 0); CHAIN_CACHE],
-            lines: Vec::new(),
+            cursors: Vec::new(),
         }
     }
 
+    /// The file, 1-based line and column (in characters) of a span's start,
+    /// as [`SourceFile::line_col`](crate::diagnostic::source::SourceFile::line_col)
+    /// gives them: walked to from the file's cursor when it is a little
+    /// ahead (counting the line breaks passed), else searched for.
     fn position(&mut self, span: Span) -> (u32, u32, u32) {
         let f = span.file.0 as usize;
-        if self.lines.len() <= f {
-            self.lines.resize(f + 1, 0);
+        if self.cursors.len() <= f {
+            self.cursors.resize(f + 1, Cursor::default());
         }
-        let ((line, column), near) = self
-            .sources
-            .get(span.file)
-            .line_col_near(span.start as usize, self.lines[f]);
-        self.lines[f] = near;
-        (span.file.0, line as u32, column as u32)
+        let file = self.sources.get(span.file);
+        let text = file.text.as_bytes();
+        let offset = (span.start as usize).min(text.len());
+        let cursor = &mut self.cursors[f];
+        if (cursor.offset..=cursor.offset.saturating_add(WALK)).contains(&offset) {
+            for (k, &b) in text[cursor.offset..offset].iter().enumerate() {
+                if b == b'\n' {
+                    cursor.line += 1;
+                    cursor.start = cursor.offset + k + 1;
+                }
+            }
+        } else {
+            let near = if offset < cursor.offset {
+                0
+            } else {
+                cursor.line
+            };
+            cursor.line = file.line_col_near(offset, near).1;
+            cursor.start = text[..offset]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |k| k + 1);
+        }
+        cursor.offset = offset;
+        let column = file
+            .text
+            .get(cursor.start..offset)
+            .map_or(0, |s| s.chars().count());
+        (span.file.0, cursor.line as u32 + 1, column as u32 + 1)
     }
 
     /// The id of a chain's expansion: equal expansions (the same
@@ -922,6 +962,57 @@ impl LocationIndex {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn positions_are_those_of_line_col() {
+        use super::super::source::{FileId, SourceFile};
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        // Lines short and long (past the walk), with characters of several
+        // bytes and carriage returns.
+        let mut sources = Sources::default();
+        for _ in 0..3 {
+            let mut text = String::new();
+            while text.len() < 40_000 {
+                match next(6) {
+                    0 => text.push_str(&"y".repeat(next(2 * WALK))),
+                    1 => text.push_str("é\r\n"),
+                    2 => text.push('\n'),
+                    _ => text.push_str("    push b, a ; ü\n"),
+                }
+            }
+            sources.add(SourceFile::new("f.cta".into(), None, text));
+        }
+        let mut locations = Locations::new(&sources, 0);
+        let mut offsets = [0usize; 3];
+        for _ in 0..20_000 {
+            let f = next(3);
+            let text = &sources.get(FileId(f as u32)).text;
+            // Mostly forward by a little, sometimes far, sometimes back.
+            let mut at = match next(10) {
+                0 => next(text.len() + 1),
+                1 => offsets[f] + next(3 * WALK),
+                _ => offsets[f] + next(40),
+            }
+            .min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            offsets[f] = at;
+            let span = Span::new(FileId(f as u32), at..at);
+            let (line, column) = sources.get(FileId(f as u32)).line_col(at);
+            assert_eq!(
+                locations.position(span),
+                (f as u32, line as u32, column as u32),
+                "file {f}, offset {at}"
+            );
+        }
+    }
 
     #[test]
     fn the_location_index_finds_what_a_map_of_every_key_finds() {

@@ -278,11 +278,7 @@ pub fn to_json(image: &Image) -> String {
 /// made (see [`super::json_writer`]), without holding the whole text in
 /// memory.
 fn write_json(image: &Image, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    super::json_writer::write(image, &mut out)?;
-    out.write_all(b"\n")?;
-    out.flush()
+    super::json_writer::write(image, out)
 }
 
 /// Reads an image from its JSON text, checking that it holds together.

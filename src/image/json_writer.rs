@@ -9,21 +9,29 @@
 //! (so its keys come out sorted): the bytes of the serde_json serializer
 //! this replaced, which the images of `examples/` and `tests/images/`
 //! were compared against.
+//!
+//! The text is made in one buffer of about [`FLUSH_AT`] bytes, handed to
+//! the output whenever it is fuller than that (after a list's element or a
+//! field), so that writing costs no call per piece and no page of memory
+//! per piece of the file.
 
 use super::{Image, Location, Segment};
 use crate::tree::NodeTable;
 use std::io::{self, Write};
 
-/// Writes the JSON text of an image, without its final line break.
+/// Writes the JSON text of an image and its final line break.
 pub(super) fn write(image: &Image, out: &mut impl Write) -> io::Result<()> {
-    let mut table = NodeTable::default();
+    let mut table = NodeTable::with_capacity(image.node_hint());
     let contents: Vec<u64> = image
         .registers
         .iter()
         .map(|r| table.id(&r.contents))
         .collect();
     let nodes = table.into_nodes();
-    let mut j = Json(out);
+    let mut j = Json {
+        out,
+        buf: Vec::with_capacity(FLUSH_AT + FLUSH_AT / 4),
+    };
     j.raw("{\"format\":")?;
     j.str(super::format::FORMAT)?;
     j.raw(",\"version\":")?;
@@ -95,38 +103,157 @@ pub(super) fn write(image: &Image, out: &mut impl Write) -> io::Result<()> {
         j.list("images", &image.images, |j, i| {
             let value: serde_json::Value =
                 serde_json::from_str(&super::format::to_json(i)).unwrap_or_default();
-            serde_json::to_writer(&mut *j.0, &value).map_err(io::Error::from)
+            serde_json::to_writer(&mut j.buf, &value).map_err(io::Error::from)
         })?;
     }
-    j.raw("}")
+    j.raw("}\n")?;
+    j.out.write_all(&j.buf)
 }
 
-/// A JSON writer of the image's parts.
-struct Json<'w, W: Write>(&'w mut W);
+/// How full [`Json`]'s buffer gets before it is written out.
+const FLUSH_AT: usize = 1 << 16;
+
+/// Appends a string's JSON text, quoted and escaped as serde_json
+/// escapes it (see [`escape_pieces`]).
+fn quoted(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    escape_pieces(text, |piece| out.extend_from_slice(piece));
+    out.push(b'"');
+}
+
+/// A string's JSON text without its quotes, in the pieces serde_json
+/// writes it in (each run of characters written as they are, then each
+/// escape), so that a writer that buffers them gets the same writes:
+/// `"` and `\` are written after a backslash, the control characters
+/// below U+0020 as `\b`, `\t`, `\n`, `\f`, `\r` or `\u00xx` (lowercase
+/// hex), every other character as it is.
+pub(super) fn escape_pieces(text: &str, mut piece: impl FnMut(&[u8])) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = text.as_bytes();
+    let mut plain = 0;
+    let mut k = 0;
+    while k < bytes.len() {
+        if let Some(word) = bytes.get(k..k + 8) {
+            match to_escape(u64::from_le_bytes(word.try_into().unwrap_or_default())) {
+                0 => {
+                    k += 8;
+                    continue;
+                }
+                // The lowest byte marked is one to escape.
+                marks => k += marks.trailing_zeros() as usize / 8,
+            }
+        }
+        let b = bytes[k];
+        let unicode;
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\t' => b"\\t",
+            b'\r' => b"\\r",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..0x20 => {
+                unicode = [
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 15)],
+                ];
+                &unicode
+            }
+            _ => {
+                k += 1;
+                continue;
+            }
+        };
+        if plain < k {
+            piece(&bytes[plain..k]);
+        }
+        piece(escape);
+        k += 1;
+        plain = k;
+    }
+    if plain < bytes.len() {
+        piece(&bytes[plain..]);
+    }
+}
+
+/// The bytes of `word` (little-endian) escaped in JSON, below 0x20, `"`
+/// or `\`, each marked by its high bit: the classic test for a byte below
+/// a bound, or equal to one, in every byte at once. 0 when there is none;
+/// else the lowest byte marked is one of them (a borrow may mark bytes
+/// above it that are not).
+fn to_escape(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    below(word, 0x20) | below(quote, 1) | below(backslash, 1)
+}
+
+/// A JSON writer of the image's parts: the text goes into `buf`, which
+/// goes to `out` when it is fuller than [`FLUSH_AT`] (see [`Json::list`])
+/// and at the end.
+struct Json<'w, W: Write> {
+    out: &'w mut W,
+    buf: Vec<u8>,
+}
 
 impl<W: Write> Json<'_, W> {
     fn raw(&mut self, text: &str) -> io::Result<()> {
-        self.0.write_all(text.as_bytes())
+        self.buf.extend_from_slice(text.as_bytes());
+        Ok(())
     }
 
     /// A string, escaped as serde_json escapes it.
     fn str(&mut self, text: &str) -> io::Result<()> {
-        serde_json::to_writer(&mut *self.0, text).map_err(io::Error::from)
+        quoted(&mut self.buf, text);
+        self.flush_if_full()
     }
 
-    /// A number in decimal.
-    fn uint(&mut self, mut n: u64) -> io::Result<()> {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
+    /// Hands the buffer to the output if it is fuller than [`FLUSH_AT`].
+    fn flush_if_full(&mut self) -> io::Result<()> {
+        if self.buf.len() >= FLUSH_AT {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
         }
-        self.0.write_all(&digits[at..])
+        Ok(())
+    }
+
+    /// A number in decimal, in runs of at most 8 digits.
+    fn uint(&mut self, n: u64) -> io::Result<()> {
+        const E8: u64 = 100_000_000;
+        let width = |n: u64| n.checked_ilog10().map_or(1, |l| l as usize + 1);
+        if n < E8 {
+            self.digits(n, width(n));
+        } else if n < E8 * E8 {
+            self.digits(n / E8, width(n / E8));
+            self.digits(n % E8, 8);
+        } else {
+            self.digits(n / (E8 * E8), width(n / (E8 * E8)));
+            self.digits(n / E8 % E8, 8);
+            self.digits(n % E8, 8);
+        }
+        Ok(())
+    }
+
+    /// The last `len` (at most 8) decimal digits of `n`: made in a
+    /// register (digits written to memory one by one and read back at once
+    /// stall the load), appended as 8 bytes and cut back to `len`.
+    fn digits(&mut self, mut n: u64, len: usize) {
+        debug_assert!(len <= 8);
+        let mut word = 0u64;
+        for _ in 0..len {
+            word = (word << 8) | (u64::from(b'0') + n % 10);
+            n /= 10;
+        }
+        let end = self.buf.len() + len;
+        self.buf.extend_from_slice(&word.to_le_bytes());
+        self.buf.truncate(end);
     }
 
     fn int(&mut self, n: i64) -> io::Result<()> {
@@ -151,6 +278,7 @@ impl<W: Write> Json<'_, W> {
                 self.raw(",")?;
             }
             element(self, e)?;
+            self.flush_if_full()?;
         }
         self.raw("]")
     }
@@ -269,6 +397,46 @@ mod tests {
             compiler: "constree 0.1.0".into(),
             sources_hash: "ab".into(),
             images,
+        }
+    }
+
+    #[test]
+    fn strings_and_numbers_are_serde_jsons() {
+        let mut texts: Vec<String> = (0..=0x7f_u8).map(|b| char::from(b).to_string()).collect();
+        // Escapes at every place in and across words of 8 bytes.
+        for shift in 0..17 {
+            texts.push(format!(
+                "{}\nü{}\u{1f}\"{}\\",
+                "x".repeat(shift),
+                "y".repeat(9),
+                "z".repeat(shift)
+            ));
+        }
+        texts.push((0..=0x7f_u8).map(char::from).collect());
+        texts.push("plain, ünïcode \u{7f}\u{80}\u{2028}\u{10ffff} and a \"quote\"\n".into());
+        texts.push(String::new());
+        for text in &texts {
+            let mut out = Vec::new();
+            super::quoted(&mut out, text);
+            assert_eq!(out, serde_json::to_vec(text).unwrap(), "{text:?}");
+        }
+        let mut numbers = vec![0, u64::MAX, i64::MAX as u64];
+        for digits in 1..20 {
+            let p = 10u64.pow(digits);
+            numbers.extend([p - 1, p, p + 1, p / 3, p + p / 7]);
+        }
+        for n in numbers {
+            let mut buf = Vec::new();
+            let mut j = super::Json {
+                out: &mut Vec::new(),
+                buf: Vec::new(),
+            };
+            j.uint(n).unwrap();
+            let negative = -((n % i64::MAX as u64) as i64);
+            j.int(negative).unwrap();
+            buf.extend_from_slice(&j.buf);
+            let expected = format!("{n}{negative}");
+            assert_eq!(String::from_utf8(buf).unwrap(), expected);
         }
     }
 

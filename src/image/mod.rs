@@ -195,6 +195,19 @@ impl Image {
         CodeIndex { places }
     }
 
+    /// About how many distinct nodes the image's trees have, to size a
+    /// node table: two per instruction of its code and one per register
+    /// (a guess; the table grows past it).
+    pub(crate) fn node_hint(&self) -> usize {
+        let code: usize = self
+            .source_map
+            .segments
+            .iter()
+            .map(|s| s.locations.len())
+            .sum();
+        2 * code + self.registers.len()
+    }
+
     /// The memory a machine starts with.
     pub fn memory(&self) -> Memory {
         self.registers

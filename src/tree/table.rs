@@ -11,12 +11,20 @@ use rustc_hash::FxHashMap;
 #[derive(Default)]
 pub struct NodeTable {
     nodes: Vec<(u64, u64)>,
-    /// The ids of the nodes by their pair: an open-addressing table of
-    /// node ids (0 is an empty slot), whose keys are in `nodes`, each with
-    /// the high half of its pair's hash (so that a search reads `nodes`
-    /// only for a likely match). Its length is 0 or a power of two, at
-    /// most half full.
+    /// Per id (0 is Nil), the first node made with it as its back, 0 while
+    /// there is none. That node is filed here only: a pair whose back has
+    /// no node over it yet is new without a search, and code's spines
+    /// (each cons over a back made just before it) never enter `by_pair`.
+    first_over: Vec<u32>,
+    /// The ids of the other nodes by their pair: an open-addressing table
+    /// of node ids (0 is an empty slot), whose keys are in `nodes`, each
+    /// with the high half of its pair's hash, from which its first slot is
+    /// taken (so that a search reads `nodes` only for a likely match, and
+    /// growing reads no node). Its length is 0 or a power of two, at most
+    /// half full.
     by_pair: Vec<(u32, u32)>,
+    /// How many nodes `by_pair` holds.
+    in_pairs: usize,
     /// The id of each tree passed to [`NodeTable::id`] and of each shared
     /// node met, by the node's address. A node held once is met only
     /// through its one owner, so it is walked at most as often as the
@@ -25,6 +33,16 @@ pub struct NodeTable {
 }
 
 impl NodeTable {
+    /// A table with room for about `nodes` nodes before its lists grow
+    /// (room only: memory not filled is not touched).
+    pub fn with_capacity(nodes: usize) -> Self {
+        NodeTable {
+            nodes: Vec::with_capacity(nodes),
+            first_over: Vec::with_capacity(nodes + 1),
+            ..NodeTable::default()
+        }
+    }
+
     /// The id of a tree, adding its nodes (post-order, front first).
     pub fn id(&mut self, tree: &Tree) -> u64 {
         if let Some(&id) = self.by_node.get(&tree.node_id()) {
@@ -67,49 +85,77 @@ impl NodeTable {
 
     /// The id of the node `(front, back)`, added if it is new.
     fn pair_id(&mut self, front: u64, back: u64) -> u64 {
-        if self.nodes.len() + 1 > self.by_pair.len() / 2 {
-            self.grow();
+        if self.first_over.is_empty() {
+            // Nil's entry.
+            self.first_over.push(0);
         }
-        let mask = self.by_pair.len() - 1;
-        let hash = pair_hash(front, back);
-        let tag = (hash >> 32) as u32;
-        let mut slot = hash as usize & mask;
-        loop {
-            match self.by_pair[slot] {
-                (0, _) => break,
-                (id, t) if t == tag && self.nodes[id as usize - 1] == (front, back) => {
-                    return id.into();
-                }
-                _ => slot = (slot + 1) & mask,
+        debug_assert!(front <= self.nodes.len() as u64 && back <= self.nodes.len() as u64);
+        let first = self.first_over[back as usize];
+        if first != 0 && self.nodes[first as usize - 1] == (front, back) {
+            return first.into();
+        }
+        let new = u32::try_from(self.nodes.len() + 1).expect("fewer than 2^32 nodes in a table");
+        if first == 0 {
+            // No node has this back: the pair is new.
+            self.first_over[back as usize] = new;
+        } else {
+            if self.in_pairs + 1 > self.by_pair.len() / 2 {
+                self.grow();
             }
+            let tag = (pair_hash(front, back) >> 32) as u32;
+            let nodes = &self.nodes;
+            match probe(&self.by_pair, tag, |id| {
+                nodes[id as usize - 1] == (front, back)
+            }) {
+                Ok(id) => return id.into(),
+                Err(slot) => self.by_pair[slot] = (new, tag),
+            }
+            self.in_pairs += 1;
         }
         self.nodes.push((front, back));
-        let id = self.nodes.len();
-        let id32 = u32::try_from(id).expect("fewer than 2^32 nodes in a table");
-        self.by_pair[slot] = (id32, tag);
-        id as u64
+        self.first_over.push(0);
+        new.into()
     }
 
-    /// Doubles `by_pair` (at least 1024 slots) and places every node again.
+    /// Doubles `by_pair` (at least 1024 slots) and places every node again,
+    /// in the order of their slots: each slot's first slot in the new table
+    /// is its first slot in the old one or that plus the old length, so the
+    /// writes go forward through two runs.
     fn grow(&mut self) {
         let len = (self.by_pair.len() * 2).max(1024);
-        let mask = len - 1;
         let mut slots = vec![(0u32, 0u32); len];
-        for (k, &(front, back)) in self.nodes.iter().enumerate() {
-            let hash = pair_hash(front, back);
-            let mut slot = hash as usize & mask;
-            while slots[slot].0 != 0 {
-                slot = (slot + 1) & mask;
+        for &(id, tag) in &self.by_pair {
+            if id != 0 {
+                // The ids in a table are distinct: nothing is equal to it.
+                if let Err(slot) = probe(&slots, tag, |_| false) {
+                    slots[slot] = (id, tag);
+                }
             }
-            slots[slot] = (k as u32 + 1, (hash >> 32) as u32);
         }
         self.by_pair = slots;
     }
 }
 
-/// Where the search for a pair starts in [`NodeTable`]'s `by_pair`: the
-/// two ids mixed (a multiplication, then MurmurHash3's finalizer), so that
-/// the low bits depend on every bit of both.
+/// Linear probing in a [`NodeTable`]'s `by_pair` (its length a power of
+/// two, with an empty slot) from the first slot of `tag`: `Ok` with the id
+/// of a slot of that tag for which `matches` holds, else `Err` with the
+/// empty slot where the search ended.
+fn probe(slots: &[(u32, u32)], tag: u32, matches: impl Fn(u32) -> bool) -> Result<u32, usize> {
+    debug_assert!(slots.len().is_power_of_two());
+    let mask = slots.len() - 1;
+    let mut slot = tag as usize & mask;
+    loop {
+        match slots[slot] {
+            (0, _) => return Err(slot),
+            (id, t) if t == tag && matches(id) => return Ok(id),
+            _ => slot = (slot + 1) & mask,
+        }
+    }
+}
+
+/// The hash of a pair in [`NodeTable`]'s `by_pair` (whose high half is
+/// kept): the two ids mixed (a multiplication, then MurmurHash3's
+/// finalizer), so that its bits depend on every bit of both.
 fn pair_hash(front: u64, back: u64) -> u64 {
     let mut h = front.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ back;
     h ^= h >> 33;
@@ -225,7 +271,7 @@ mod tests {
         let ids: Vec<u64> = roots.iter().map(|t| table.id(t)).collect();
         let (plain_ids, plain_nodes) = plain_numbering(&roots);
         assert_eq!(ids, plain_ids);
-        assert!(plain_nodes.len() > 1024, "the table grew");
+        assert!(table.by_pair.len() > 1024, "the table of pairs grew");
         assert_eq!(table.into_nodes(), plain_nodes);
     }
 }
