@@ -95,10 +95,10 @@ fn reads(tag: u64, [a, b, _]: [usize; 3]) -> u64 {
 /// one is converted by identity.
 pub(super) const COPY_LIMIT: u64 = 1 << 12;
 
-/// A `Cons` node's children. Its size and its code are kept in arrays of
-/// their own ([`Arena::sizes`], [`Arena::codes`]): the tick reads each of
-/// the three with one instruction, an array of 8-byte elements needing no
-/// multiplication of the index.
+/// A `Cons` node's children. Its size and its codes are kept in arrays of
+/// their own ([`Arena::sizes`], [`Arena::codes`], [`Arena::heads`]): the
+/// tick reads each with one instruction, an array of 8-byte elements
+/// needing no multiplication of the index.
 #[derive(Clone, Copy)]
 struct Node {
     front: Ref,
@@ -114,12 +114,12 @@ const PLACEHOLDER: Node = Node {
 
 /// An instruction as a node keeps it, ready to run: each part a half-word
 /// of its own, so that the tick reads it without unpacking.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Code {
     /// 0 when no instruction is known (see [`code`]), else its tag (0
     /// `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) plus 1 for
     /// an instruction that writes no register 0, plus 5 for one that may
-    /// (the tick reads the program back from register 0 after those only).
+    /// (only those move the tick's copy of the program, [`Jumping`]).
     tag: u32,
     /// The operands (below [`super::instruction::MAX_OPERAND`], as
     /// memoised), each naming a register.
@@ -334,6 +334,17 @@ pub(super) struct Arena {
     /// Each node's subtree as an instruction ready to run ([`code`]; as
     /// long as `nodes`).
     codes: Vec<Code>,
+    /// For each node, the instruction a program at that node runs next:
+    /// the code of its front, as `codes` has it or had it when the node
+    /// was made, or [`Code::NONE`] (as long as `nodes`). The tick reads
+    /// it from the program's node, beside the rest of the program, instead
+    /// of reading the front's code after the front: one load fewer in the
+    /// chain from one tick's program to the next tick's instruction (a
+    /// jump's target is read through its operands). A code, once known,
+    /// never changes (only its registers' leaving [`Arena::lazy`] could
+    /// make another, and that set only shrinks), so a head's code is
+    /// always its front's current code or [`Code::NONE`].
+    heads: Vec<Code>,
     /// The number of nodes in use (with Nil's placeholder).
     top: usize,
     /// Where the nodes `1..=sources.loaded` came from.
@@ -373,6 +384,7 @@ impl Arena {
             nodes: vec![PLACEHOLDER; 2],
             sizes: vec![0; 2],
             codes: vec![Code::NONE; 2],
+            heads: vec![Code::NONE; 2],
             top: 2,
             sources: Sources::default(),
             trees: Vec::new(),
@@ -546,8 +558,18 @@ impl Arena {
                 None => break,
             }
         }
+        let start = self.top;
         self.top = end;
+        self.fill_heads(start);
         (end - 1) as Ref
+    }
+
+    /// Gives the nodes from `start` to the top their heads' codes
+    /// ([`Arena::heads`]), their fronts' codes being written.
+    fn fill_heads(&mut self, start: usize) {
+        for at in start..self.top {
+            self.heads[at] = self.codes[self.nodes[at].front as usize];
+        }
     }
 
     /// Makes the arrays of nodes at least `len` long (the room above the
@@ -557,6 +579,7 @@ impl Arena {
             self.nodes.resize(len, PLACEHOLDER);
             self.sizes.resize(len, 0);
             self.codes.resize(len, Code::NONE);
+            self.heads.resize(len, Code::NONE);
         }
     }
 
@@ -586,6 +609,7 @@ impl Arena {
         registers: usize,
         shared: &mut FxHashMap<usize, Ref>,
     ) -> Ref {
+        let start = self.top;
         // (tree, whether its children are converted), and the converted
         // trees waiting for their parent.
         let mut work: Vec<(&'t Tree, bool)> = vec![(root, false)];
@@ -612,6 +636,7 @@ impl Arena {
                 work.push((front, false));
             }
         }
+        self.fill_heads(start);
         done.pop().unwrap_or(NIL)
     }
 
@@ -666,6 +691,7 @@ impl Arena {
             self.nodes.reserve(more);
             self.sizes.reserve(more);
             self.codes.reserve(more);
+            self.heads.reserve(more);
             self.grow(size);
         }
     }
@@ -726,6 +752,7 @@ impl Arena {
             };
             self.sizes[to] = self.sizes[from];
             self.codes[to] = self.codes[from];
+            self.heads[to] = self.heads[from];
             forward[from] = next;
         }
         self.top = loaded + 1 + live.len();
@@ -749,6 +776,7 @@ impl Arena {
             (self.top as u64).saturating_add(budget) <= self.nodes.len() as u64
                 && self.sizes.len() == self.nodes.len()
                 && self.codes.len() == self.nodes.len()
+                && self.heads.len() == self.nodes.len()
                 && !self.trees.is_empty(),
             "no room for {budget} ticks"
         );
@@ -756,6 +784,7 @@ impl Arena {
             nodes: &mut self.nodes,
             sizes: &mut self.sizes,
             codes: &mut self.codes,
+            heads: &mut self.heads,
             program: self.trees[0],
             // Below 2^32, as the arena's room is (`Arena::reserve`).
             top: self.top as Ref,
@@ -774,13 +803,12 @@ impl Arena {
             if program == NIL {
                 break Ok(true);
             }
-            let Node {
-                front: head,
-                back: rest,
-                ..
-            } = *running.node(program);
-            let code = *running.code(head);
+            // The next instruction's code, read beside the rest of the
+            // program (not after its front).
+            let rest = running.node(program).back;
+            let code = *running.head(program);
             let outcome = if code.tag != 0 {
+                debug_assert_eq!(code, *running.code(running.node(program).front));
                 // Register 0 holds the rest of the program before the
                 // instruction runs.
                 running.advance(rest);
@@ -788,15 +816,19 @@ impl Arena {
                 if code.tag <= 4 {
                     execute_parts(&mut running, u64::from(code.tag - 1), operands)
                 } else {
-                    let outcome = execute_parts(&mut running, u64::from(code.tag - 5), operands);
-                    running.program = running.get(0);
-                    outcome
+                    execute_parts(
+                        &mut Jumping(&mut running),
+                        u64::from(code.tag - 5),
+                        operands,
+                    )
                 }
             } else {
                 let outcome;
                 (running, outcome) = running.step_decoding();
                 match outcome {
-                    Ok(()) => Ok(()),
+                    Ok(true) => Ok(()),
+                    // The program's node has its head's code now: run it.
+                    Ok(false) => continue,
                     Err(Interrupt::Failed(e)) => Err(e),
                     Err(load) => break Err(load),
                 }
@@ -962,7 +994,7 @@ impl<'a> Unloading<'a> {
 ///   collection keeps the order, and a node is only made from trees of
 ///   the arena; [`LAZY`] is a node of its own, below any other);
 /// - `top` plus the ticks left in the stretch is at most `nodes.len()`,
-///   which is `sizes.len()` and `codes.len()`
+///   which is `sizes.len()`, `codes.len()` and `heads.len()`
 ///   (checked when the stretch begins: a tick builds at most one node);
 /// - a register index passed to the [`Store`] methods is below
 ///   `trees.len()` (= `rooms.len()`), which never changes ([`Store`]'s
@@ -972,13 +1004,15 @@ impl<'a> Unloading<'a> {
 struct Running<'a> {
     /// Register 0's tree, which is also in `trees[0]` between ticks: the
     /// loop's copy in a register, so that the next tick's fetch does not
-    /// wait for the last one's store to come back from memory. Writes go
-    /// to `trees` only; the loop reads register 0 back after an
-    /// instruction that may have written it (its [`Code::tag`] says so).
+    /// wait for the last one's store to come back from memory. The
+    /// instructions that may write register 0 (their [`Code::tag`] says
+    /// so) write it here too ([`Jumping`]); the decoding path reads it
+    /// back.
     program: Ref,
     nodes: &'a mut [Node],
     sizes: &'a mut [u64],
     codes: &'a mut [Code],
+    heads: &'a mut [Code],
     /// A [`Ref`], so that the tick reads a new node's size back from the
     /// register that wrote it, not from memory.
     top: Ref,
@@ -1018,6 +1052,15 @@ impl Running<'_> {
         unsafe { self.codes.get_unchecked(tree as usize) }
     }
 
+    /// The code of the front of a tree of the arena ([`Arena::heads`]).
+    #[inline(always)]
+    fn head(&self, tree: Ref) -> &Code {
+        debug_assert!(tree < self.top);
+        // SAFETY: a tree of the arena is below `top` (the invariant), and
+        // `top <= heads.len()`.
+        unsafe { self.heads.get_unchecked(tree as usize) }
+    }
+
     /// The tree of register `slot`, below `trees.len()` (the invariant).
     #[inline(always)]
     fn tree(&mut self, slot: usize) -> &mut Ref {
@@ -1034,14 +1077,17 @@ impl Running<'_> {
         *self.tree(0) = rest;
     }
 
-    /// A tick of an instruction not memoised (or with an operand that names
-    /// no register), the program not Nil: decoded from its tree, which
-    /// memoises it. Takes and gives back the running arena whole (instead
-    /// of a reference to it), so that the loop in [`Arena::run`] keeps it
-    /// in registers.
+    /// The program not Nil, its node without its head's code
+    /// ([`Arena::heads`]): when the head's own code is known, the node
+    /// takes it and nothing runs (`Ok(false)`); else a tick of an
+    /// instruction not memoised (or with an operand that names no
+    /// register), decoded from its tree, which memoises it (`Ok(true)`).
+    /// Takes and gives back the running arena whole (instead of a
+    /// reference to it), so that the loop in [`Arena::run`] keeps it in
+    /// registers.
     #[cold]
     #[inline(never)]
-    fn step_decoding(mut self) -> (Self, Result<(), Interrupt>) {
+    fn step_decoding(mut self) -> (Self, Result<bool, Interrupt>) {
         let outcome = self.decode_and_execute();
         (self, outcome)
     }
@@ -1050,13 +1096,18 @@ impl Running<'_> {
     /// register not loaded runs only when the run starts again with it
     /// ([`Interrupt::Load`]); the registers it reads leave
     /// [`Arena::lazy`] before its code is kept.
-    fn decode_and_execute(&mut self) -> Result<(), Interrupt> {
+    fn decode_and_execute(&mut self) -> Result<bool, Interrupt> {
         let program = self.program;
         let Node {
             front: head,
             back: rest,
             ..
         } = self.nodes[program as usize];
+        let known = self.codes[head as usize];
+        if known.tag != 0 {
+            self.heads[program as usize] = known;
+            return Ok(false);
+        }
         let instruction_tree =
             Unloading::new(self.nodes, self.sources, Scratch::default(), 0).tree(head);
         let Some(instruction) = Instruction::decode(&instruction_tree) else {
@@ -1071,14 +1122,65 @@ impl Running<'_> {
             self.lazy &= !bit(slot);
         }
         if let Some(memo) = instruction_tree.memo() {
-            self.codes[head as usize] = code(memo.get(), self.trees.len(), self.lazy);
+            let code = code(memo.get(), self.trees.len(), self.lazy);
+            self.codes[head as usize] = code;
+            self.heads[program as usize] = code;
         }
         // Register 0 holds the rest of the program before the instruction
         // runs.
         self.advance(rest);
         let outcome = execute_instruction(self, instruction).map_err(Interrupt::Failed);
         self.program = self.get(0);
-        outcome
+        outcome.map(|()| true)
+    }
+}
+
+/// A running arena as an instruction that may write register 0 sees it
+/// ([`Code::tag`] from 5): a write to register 0 also moves the loop's
+/// copy of the program ([`Running::program`]), so that the next tick's
+/// fetch does not wait for the write to come back from memory.
+struct Jumping<'r, 'a>(&'r mut Running<'a>);
+
+impl Store for Jumping<'_, '_> {
+    type Tree = Ref;
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline(always)]
+    fn get(&self, slot: usize) -> Ref {
+        self.0.get(slot)
+    }
+
+    #[inline(always)]
+    fn is_nil(&self, slot: usize) -> bool {
+        self.0.is_nil(slot)
+    }
+
+    #[inline(always)]
+    fn split(&self, slot: usize) -> Option<(Ref, Ref)> {
+        self.0.split(slot)
+    }
+
+    #[inline(always)]
+    fn nil(&self) -> Ref {
+        NIL
+    }
+
+    #[inline(always)]
+    fn cons(&mut self, front: Ref, back: Ref) -> Ref {
+        self.0.cons(front, back)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, slot: usize, tree: Ref) -> bool {
+        let fits = self.0.write(slot, tree);
+        if fits && slot == 0 {
+            self.0.program = tree;
+        }
+        fits
     }
 }
 
@@ -1130,12 +1232,15 @@ impl Store for Running<'_> {
         let index = self.top;
         debug_assert!((index as usize) < self.nodes.len());
         // SAFETY: the stretch has room for a node a tick below
-        // `nodes.len()`, which is `sizes.len()` and `codes.len()` (the
-        // invariant of [`Running`]), and a tick conses at most once.
+        // `nodes.len()`, which is `sizes.len()`, `codes.len()` and
+        // `heads.len()` (the invariant of [`Running`]), and a tick conses
+        // at most once.
+        let head = *self.code(front);
         unsafe {
             *self.nodes.get_unchecked_mut(index as usize) = Node { front, back };
             *self.sizes.get_unchecked_mut(index as usize) = size;
             *self.codes.get_unchecked_mut(index as usize) = Code::NONE;
+            *self.heads.get_unchecked_mut(index as usize) = head;
         }
         self.top += 1;
         index
