@@ -96,9 +96,9 @@ fn reads(tag: u64, [a, b, _]: [usize; 3]) -> u64 {
 pub(super) const COPY_LIMIT: u64 = 1 << 12;
 
 /// A `Cons` node's children. Its size and its codes are kept in arrays of
-/// their own ([`Arena::sizes`], [`Arena::codes`], [`Arena::heads`]): the
-/// tick reads each with one instruction, an array of 8-byte elements
-/// needing no multiplication of the index.
+/// their own ([`Arena::sizes`], [`Arena::codes`]): the tick reads each
+/// with one instruction, an array of 8-byte elements needing no
+/// multiplication of the index.
 #[derive(Clone, Copy)]
 struct Node {
     front: Ref,
@@ -124,6 +124,37 @@ struct Code {
     /// The operands (below [`super::instruction::MAX_OPERAND`], as
     /// memoised), each naming a register.
     operands: [u32; 3],
+}
+
+/// A node's codes ([`Arena::codes`]).
+#[derive(Clone, Copy)]
+struct Codes {
+    /// The node's subtree as an instruction ready to run ([`code`]).
+    own: Code,
+    /// The instruction a program at the node runs next: its front's
+    /// `own`, as it is or was when the node was made, or [`Code::NONE`].
+    /// The tick reads it from the program's node, beside the rest of the
+    /// program, instead of reading the front's code after the front: one
+    /// load fewer in the chain from one tick's program to the next tick's
+    /// instruction (a jump's target is read through its operands). A code,
+    /// once known, never changes (only its registers' leaving
+    /// [`Arena::lazy`] could make another, and that set only shrinks), so
+    /// `head` is always the front's current code or [`Code::NONE`].
+    ///
+    /// Nil's placeholder (node 0) has none, ever (its codes are written
+    /// only when the arena is made: loading, consing, decoding and
+    /// collection write nodes above it, and Nil has no memo word to
+    /// decode), so a Nil program takes the tick's decoding path, which
+    /// finds it halted: the tick does not test for Nil.
+    head: Code,
+}
+
+impl Codes {
+    /// No instruction known.
+    const NONE: Codes = Codes {
+        own: Code::NONE,
+        head: Code::NONE,
+    };
 }
 
 impl Code {
@@ -331,20 +362,10 @@ pub(super) struct Arena {
     /// The report's `size` of each node's subtree, saturating like
     /// [`Tree::size`] (as long as `nodes`).
     sizes: Vec<u64>,
-    /// Each node's subtree as an instruction ready to run ([`code`]; as
-    /// long as `nodes`).
-    codes: Vec<Code>,
-    /// For each node, the instruction a program at that node runs next:
-    /// the code of its front, as `codes` has it or had it when the node
-    /// was made, or [`Code::NONE`] (as long as `nodes`). The tick reads
-    /// it from the program's node, beside the rest of the program, instead
-    /// of reading the front's code after the front: one load fewer in the
-    /// chain from one tick's program to the next tick's instruction (a
-    /// jump's target is read through its operands). A code, once known,
-    /// never changes (only its registers' leaving [`Arena::lazy`] could
-    /// make another, and that set only shrinks), so a head's code is
-    /// always its front's current code or [`Code::NONE`].
-    heads: Vec<Code>,
+    /// Each node's subtree as an instruction ready to run, and its
+    /// front's (as long as `nodes`): one array, so that the tick keeps
+    /// one address fewer in a register.
+    codes: Vec<Codes>,
     /// The number of nodes in use (with Nil's placeholder).
     top: usize,
     /// Where the nodes `1..=sources.loaded` came from.
@@ -383,8 +404,7 @@ impl Arena {
         let mut arena = SPARE.take().unwrap_or_else(|| Arena {
             nodes: vec![PLACEHOLDER; 2],
             sizes: vec![0; 2],
-            codes: vec![Code::NONE; 2],
-            heads: vec![Code::NONE; 2],
+            codes: vec![Codes::NONE; 2],
             top: 2,
             sources: Sources::default(),
             trees: Vec::new(),
@@ -565,10 +585,10 @@ impl Arena {
     }
 
     /// Gives the nodes from `start` to the top their heads' codes
-    /// ([`Arena::heads`]), their fronts' codes being written.
+    /// ([`Codes::head`]), their fronts' codes being written.
     fn fill_heads(&mut self, start: usize) {
         for at in start..self.top {
-            self.heads[at] = self.codes[self.nodes[at].front as usize];
+            self.codes[at].head = self.codes[self.nodes[at].front as usize].own;
         }
     }
 
@@ -578,8 +598,7 @@ impl Arena {
         if self.nodes.len() < len {
             self.nodes.resize(len, PLACEHOLDER);
             self.sizes.resize(len, 0);
-            self.codes.resize(len, Code::NONE);
-            self.heads.resize(len, Code::NONE);
+            self.codes.resize(len, Codes::NONE);
         }
     }
 
@@ -587,7 +606,7 @@ impl Arena {
     fn set(&mut self, at: usize, (node, size, code): (Node, u64, Code)) {
         self.nodes[at] = node;
         self.sizes[at] = size;
-        self.codes[at] = code;
+        self.codes[at].own = code;
     }
 
     /// Puts a node above the top.
@@ -691,7 +710,6 @@ impl Arena {
             self.nodes.reserve(more);
             self.sizes.reserve(more);
             self.codes.reserve(more);
-            self.heads.reserve(more);
             self.grow(size);
         }
     }
@@ -752,7 +770,6 @@ impl Arena {
             };
             self.sizes[to] = self.sizes[from];
             self.codes[to] = self.codes[from];
-            self.heads[to] = self.heads[from];
             forward[from] = next;
         }
         self.top = loaded + 1 + live.len();
@@ -776,7 +793,6 @@ impl Arena {
             (self.top as u64).saturating_add(budget) <= self.nodes.len() as u64
                 && self.sizes.len() == self.nodes.len()
                 && self.codes.len() == self.nodes.len()
-                && self.heads.len() == self.nodes.len()
                 && !self.trees.is_empty(),
             "no room for {budget} ticks"
         );
@@ -784,7 +800,6 @@ impl Arena {
             nodes: &mut self.nodes,
             sizes: &mut self.sizes,
             codes: &mut self.codes,
-            heads: &mut self.heads,
             program: self.trees[0],
             // Below 2^32, as the arena's room is (`Arena::reserve`).
             top: self.top as Ref,
@@ -799,39 +814,34 @@ impl Arena {
             if left == 0 {
                 break Ok(false);
             }
+            // The next instruction's code, read from the program's node
+            // (not after its front). Nil's has none: a Nil program takes
+            // the decoding path, which finds it halted.
             let program = running.program;
-            if program == NIL {
-                break Ok(true);
-            }
-            // The next instruction's code, read beside the rest of the
-            // program (not after its front).
-            let rest = running.node(program).back;
-            let code = *running.head(program);
-            let outcome = if code.tag != 0 {
-                debug_assert_eq!(code, *running.code(running.node(program).front));
-                // Register 0 holds the rest of the program before the
-                // instruction runs.
-                running.advance(rest);
-                let operands = code.operands.map(|o| Checked(o as usize));
-                if code.tag <= 4 {
-                    execute_parts(&mut running, u64::from(code.tag - 1), operands)
-                } else {
-                    execute_parts(
-                        &mut Jumping(&mut running),
-                        u64::from(code.tag - 5),
-                        operands,
-                    )
+            let code = running.codes(program).head;
+            let operands = code.operands.map(|o| Checked(o as usize));
+            // One jump on the tag.
+            let outcome = match code.tag {
+                0 => {
+                    let outcome;
+                    (running, outcome) = running.step_decoding();
+                    match outcome {
+                        Ok(Decoded::Ran) => Ok(()),
+                        // The program's node has its head's code now: run it.
+                        Ok(Decoded::Ready) => continue,
+                        Ok(Decoded::Halted) => break Ok(true),
+                        Err(Interrupt::Failed(e)) => Err(e),
+                        Err(load) => break Err(load),
+                    }
                 }
-            } else {
-                let outcome;
-                (running, outcome) = running.step_decoding();
-                match outcome {
-                    Ok(true) => Ok(()),
-                    // The program's node has its head's code now: run it.
-                    Ok(false) => continue,
-                    Err(Interrupt::Failed(e)) => Err(e),
-                    Err(load) => break Err(load),
-                }
+                1 => running.execute(program, 0, operands),
+                2 => running.execute(program, 1, operands),
+                3 => running.execute(program, 2, operands),
+                4 => running.execute(program, 3, operands),
+                5 => Jumping(&mut running).execute(program, 0, operands),
+                6 => Jumping(&mut running).execute(program, 1, operands),
+                7 => Jumping(&mut running).execute(program, 2, operands),
+                _ => Jumping(&mut running).execute(program, 3, operands),
             };
             if let Err(e) = outcome {
                 break Err(Interrupt::Failed(e));
@@ -994,7 +1004,7 @@ impl<'a> Unloading<'a> {
 ///   collection keeps the order, and a node is only made from trees of
 ///   the arena; [`LAZY`] is a node of its own, below any other);
 /// - `top` plus the ticks left in the stretch is at most `nodes.len()`,
-///   which is `sizes.len()`, `codes.len()` and `heads.len()`
+///   which is `sizes.len()` and `codes.len()`
 ///   (checked when the stretch begins: a tick builds at most one node);
 /// - a register index passed to the [`Store`] methods is below
 ///   `trees.len()` (= `rooms.len()`), which never changes ([`Store`]'s
@@ -1011,8 +1021,7 @@ struct Running<'a> {
     program: Ref,
     nodes: &'a mut [Node],
     sizes: &'a mut [u64],
-    codes: &'a mut [Code],
-    heads: &'a mut [Code],
+    codes: &'a mut [Codes],
     /// A [`Ref`], so that the tick reads a new node's size back from the
     /// register that wrote it, not from memory.
     top: Ref,
@@ -1043,22 +1052,13 @@ impl Running<'_> {
         *unsafe { self.sizes.get_unchecked(tree as usize) }
     }
 
-    /// The code of a tree of the arena.
+    /// The codes of a tree of the arena.
     #[inline(always)]
-    fn code(&self, tree: Ref) -> &Code {
+    fn codes(&self, tree: Ref) -> &Codes {
         debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= codes.len()`.
         unsafe { self.codes.get_unchecked(tree as usize) }
-    }
-
-    /// The code of the front of a tree of the arena ([`Arena::heads`]).
-    #[inline(always)]
-    fn head(&self, tree: Ref) -> &Code {
-        debug_assert!(tree < self.top);
-        // SAFETY: a tree of the arena is below `top` (the invariant), and
-        // `top <= heads.len()`.
-        unsafe { self.heads.get_unchecked(tree as usize) }
     }
 
     /// The tree of register `slot`, below `trees.len()` (the invariant).
@@ -1077,18 +1077,22 @@ impl Running<'_> {
         *self.tree(0) = rest;
     }
 
-    /// The program not Nil, its node without its head's code
-    /// ([`Arena::heads`]): when the head's own code is known, the node
-    /// takes it and nothing runs (`Ok(false)`); else a tick of an
-    /// instruction not memoised (or with an operand that names no
-    /// register), decoded from its tree, which memoises it (`Ok(true)`).
-    /// Takes and gives back the running arena whole (instead of a
-    /// reference to it), so that the loop in [`Arena::run`] keeps it in
-    /// registers.
+    /// The program's node without its head's code ([`Codes::head`]):
+    /// [`Decoded::Halted`] for a Nil program; when the head's own code is
+    /// known, the node takes it and nothing runs ([`Decoded::Ready`]);
+    /// else a tick of an instruction not memoised (or with an operand that
+    /// names no register), decoded from its tree, which memoises it
+    /// ([`Decoded::Ran`]). Takes and gives back the running arena whole
+    /// (instead of a reference to it), so that the loop in [`Arena::run`]
+    /// keeps it in registers.
     #[cold]
     #[inline(never)]
-    fn step_decoding(mut self) -> (Self, Result<bool, Interrupt>) {
-        let outcome = self.decode_and_execute();
+    fn step_decoding(mut self) -> (Self, Result<Decoded, Interrupt>) {
+        let outcome = if self.program == NIL {
+            Ok(Decoded::Halted)
+        } else {
+            self.decode_and_execute()
+        };
         (self, outcome)
     }
 
@@ -1096,17 +1100,17 @@ impl Running<'_> {
     /// register not loaded runs only when the run starts again with it
     /// ([`Interrupt::Load`]); the registers it reads leave
     /// [`Arena::lazy`] before its code is kept.
-    fn decode_and_execute(&mut self) -> Result<bool, Interrupt> {
+    fn decode_and_execute(&mut self) -> Result<Decoded, Interrupt> {
         let program = self.program;
         let Node {
             front: head,
             back: rest,
             ..
         } = self.nodes[program as usize];
-        let known = self.codes[head as usize];
+        let known = self.codes[head as usize].own;
         if known.tag != 0 {
-            self.heads[program as usize] = known;
-            return Ok(false);
+            self.codes[program as usize].head = known;
+            return Ok(Decoded::Ready);
         }
         let instruction_tree =
             Unloading::new(self.nodes, self.sources, Scratch::default(), 0).tree(head);
@@ -1122,16 +1126,68 @@ impl Running<'_> {
             self.lazy &= !bit(slot);
         }
         if let Some(memo) = instruction_tree.memo() {
+            // Nil has no memo word: Nil's codes stay as they are.
+            debug_assert_ne!(head, NIL);
             let code = code(memo.get(), self.trees.len(), self.lazy);
-            self.codes[head as usize] = code;
-            self.heads[program as usize] = code;
+            self.codes[head as usize].own = code;
+            self.codes[program as usize].head = code;
         }
         // Register 0 holds the rest of the program before the instruction
         // runs.
         self.advance(rest);
         let outcome = execute_instruction(self, instruction).map_err(Interrupt::Failed);
         self.program = self.get(0);
-        outcome.map(|()| true)
+        outcome.map(|()| Decoded::Ran)
+    }
+}
+
+/// What [`Running::step_decoding`] did.
+enum Decoded {
+    /// The program is Nil: nothing ran.
+    Halted,
+    /// The program's node has its head's code now: nothing ran.
+    Ready,
+    /// A tick ran.
+    Ran,
+}
+
+/// A running arena as an instruction with a code sees it: [`Running`]
+/// for one that writes no register 0, [`Jumping`] for one that may.
+trait Execute: Store<Tree = Ref> + Sized {
+    /// Puts the rest of `program` (the program's node, not Nil) in
+    /// register 0.
+    fn advance_past(&mut self, program: Ref);
+
+    /// A tick of the instruction at the head of `program` (the program's
+    /// node, not Nil), whose code has the tag `tag` and `operands`.
+    #[inline(always)]
+    fn execute(
+        &mut self,
+        program: Ref,
+        tag: u64,
+        operands: [Checked; 3],
+    ) -> Result<(), MachineError> {
+        // Register 0 holds the rest of the program before the instruction
+        // runs.
+        self.advance_past(program);
+        execute_parts(self, tag, operands)
+    }
+}
+
+impl Execute for Running<'_> {
+    #[inline(always)]
+    fn advance_past(&mut self, program: Ref) {
+        debug_assert_ne!(program, NIL);
+        debug_assert!(self.codes(self.node(program).front).own == self.codes(program).head);
+        let rest = self.node(program).back;
+        self.advance(rest);
+    }
+}
+
+impl Execute for Jumping<'_, '_> {
+    #[inline(always)]
+    fn advance_past(&mut self, program: Ref) {
+        self.0.advance_past(program);
     }
 }
 
@@ -1232,15 +1288,17 @@ impl Store for Running<'_> {
         let index = self.top;
         debug_assert!((index as usize) < self.nodes.len());
         // SAFETY: the stretch has room for a node a tick below
-        // `nodes.len()`, which is `sizes.len()`, `codes.len()` and
-        // `heads.len()` (the invariant of [`Running`]), and a tick conses
-        // at most once.
-        let head = *self.code(front);
+        // `nodes.len()`, which is `sizes.len()` and `codes.len()` (the
+        // invariant of [`Running`]), and a tick conses at most once.
         unsafe {
+            // Field by field, the front's code read after the first write
+            // (which LLVM cannot tell apart from it): read before, it was
+            // kept on the stack.
+            self.codes.get_unchecked_mut(index as usize).own = Code::NONE;
+            let head = self.codes(front).own;
+            self.codes.get_unchecked_mut(index as usize).head = head;
             *self.nodes.get_unchecked_mut(index as usize) = Node { front, back };
             *self.sizes.get_unchecked_mut(index as usize) = size;
-            *self.codes.get_unchecked_mut(index as usize) = Code::NONE;
-            *self.heads.get_unchecked_mut(index as usize) = head;
         }
         self.top += 1;
         index
