@@ -95,9 +95,9 @@ fn reads(tag: u64, [a, b, _]: [usize; 3]) -> u64 {
 /// one is converted by identity.
 pub(super) const COPY_LIMIT: u64 = 1 << 12;
 
-/// A `Cons` node's children. Its size and its code are kept in arrays of
-/// their own ([`Arena::sizes`], [`Arena::codes`]): the tick reads each of
-/// the three with one instruction, an array of 8-byte elements needing no
+/// A `Cons` node's children. Its size and its codes are kept in arrays of
+/// their own ([`Arena::sizes`], [`Arena::codes`]): the tick reads each
+/// with one instruction, an array of 8-byte elements needing no
 /// multiplication of the index.
 #[derive(Clone, Copy)]
 struct Node {
@@ -114,16 +114,47 @@ const PLACEHOLDER: Node = Node {
 
 /// An instruction as a node keeps it, ready to run: each part a half-word
 /// of its own, so that the tick reads it without unpacking.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Code {
     /// 0 when no instruction is known (see [`code`]), else its tag (0
     /// `Nilify`, 1 `Construct`, 2 `Deconstruct`, 3 `CopyIfNil`) plus 1 for
     /// an instruction that writes no register 0, plus 5 for one that may
-    /// (the tick reads the program back from register 0 after those only).
+    /// (only those move the tick's copy of the program, [`Jumping`]).
     tag: u32,
     /// The operands (below [`super::instruction::MAX_OPERAND`], as
     /// memoised), each naming a register.
     operands: [u32; 3],
+}
+
+/// A node's codes ([`Arena::codes`]).
+#[derive(Clone, Copy)]
+struct Codes {
+    /// The node's subtree as an instruction ready to run ([`code`]).
+    own: Code,
+    /// The instruction a program at the node runs next: its front's
+    /// `own`, as it is or was when the node was made, or [`Code::NONE`].
+    /// The tick reads it from the program's node, beside the rest of the
+    /// program, instead of reading the front's code after the front: one
+    /// load fewer in the chain from one tick's program to the next tick's
+    /// instruction (a jump's target is read through its operands). A code,
+    /// once known, never changes (only its registers' leaving
+    /// [`Arena::lazy`] could make another, and that set only shrinks), so
+    /// `head` is always the front's current code or [`Code::NONE`].
+    ///
+    /// Nil's placeholder (node 0) has none, ever (its codes are written
+    /// only when the arena is made: loading, consing, decoding and
+    /// collection write nodes above it, and Nil has no memo word to
+    /// decode), so a Nil program takes the tick's decoding path, which
+    /// finds it halted: the tick does not test for Nil.
+    head: Code,
+}
+
+impl Codes {
+    /// No instruction known.
+    const NONE: Codes = Codes {
+        own: Code::NONE,
+        head: Code::NONE,
+    };
 }
 
 impl Code {
@@ -331,9 +362,10 @@ pub(super) struct Arena {
     /// The report's `size` of each node's subtree, saturating like
     /// [`Tree::size`] (as long as `nodes`).
     sizes: Vec<u64>,
-    /// Each node's subtree as an instruction ready to run ([`code`]; as
-    /// long as `nodes`).
-    codes: Vec<Code>,
+    /// Each node's subtree as an instruction ready to run, and its
+    /// front's (as long as `nodes`): one array, so that the tick keeps
+    /// one address fewer in a register.
+    codes: Vec<Codes>,
     /// The number of nodes in use (with Nil's placeholder).
     top: usize,
     /// Where the nodes `1..=sources.loaded` came from.
@@ -372,7 +404,7 @@ impl Arena {
         let mut arena = SPARE.take().unwrap_or_else(|| Arena {
             nodes: vec![PLACEHOLDER; 2],
             sizes: vec![0; 2],
-            codes: vec![Code::NONE; 2],
+            codes: vec![Codes::NONE; 2],
             top: 2,
             sources: Sources::default(),
             trees: Vec::new(),
@@ -546,8 +578,18 @@ impl Arena {
                 None => break,
             }
         }
+        let start = self.top;
         self.top = end;
+        self.fill_heads(start);
         (end - 1) as Ref
+    }
+
+    /// Gives the nodes from `start` to the top their heads' codes
+    /// ([`Codes::head`]), their fronts' codes being written.
+    fn fill_heads(&mut self, start: usize) {
+        for at in start..self.top {
+            self.codes[at].head = self.codes[self.nodes[at].front as usize].own;
+        }
     }
 
     /// Makes the arrays of nodes at least `len` long (the room above the
@@ -556,7 +598,7 @@ impl Arena {
         if self.nodes.len() < len {
             self.nodes.resize(len, PLACEHOLDER);
             self.sizes.resize(len, 0);
-            self.codes.resize(len, Code::NONE);
+            self.codes.resize(len, Codes::NONE);
         }
     }
 
@@ -564,7 +606,7 @@ impl Arena {
     fn set(&mut self, at: usize, (node, size, code): (Node, u64, Code)) {
         self.nodes[at] = node;
         self.sizes[at] = size;
-        self.codes[at] = code;
+        self.codes[at].own = code;
     }
 
     /// Puts a node above the top.
@@ -586,6 +628,7 @@ impl Arena {
         registers: usize,
         shared: &mut FxHashMap<usize, Ref>,
     ) -> Ref {
+        let start = self.top;
         // (tree, whether its children are converted), and the converted
         // trees waiting for their parent.
         let mut work: Vec<(&'t Tree, bool)> = vec![(root, false)];
@@ -612,6 +655,7 @@ impl Arena {
                 work.push((front, false));
             }
         }
+        self.fill_heads(start);
         done.pop().unwrap_or(NIL)
     }
 
@@ -770,36 +814,34 @@ impl Arena {
             if left == 0 {
                 break Ok(false);
             }
+            // The next instruction's code, read from the program's node
+            // (not after its front). Nil's has none: a Nil program takes
+            // the decoding path, which finds it halted.
             let program = running.program;
-            if program == NIL {
-                break Ok(true);
-            }
-            let Node {
-                front: head,
-                back: rest,
-                ..
-            } = *running.node(program);
-            let code = *running.code(head);
-            let outcome = if code.tag != 0 {
-                // Register 0 holds the rest of the program before the
-                // instruction runs.
-                running.advance(rest);
-                let operands = code.operands.map(|o| Checked(o as usize));
-                if code.tag <= 4 {
-                    execute_parts(&mut running, u64::from(code.tag - 1), operands)
-                } else {
-                    let outcome = execute_parts(&mut running, u64::from(code.tag - 5), operands);
-                    running.program = running.get(0);
-                    outcome
+            let code = running.codes(program).head;
+            let operands = code.operands.map(|o| Checked(o as usize));
+            // One jump on the tag.
+            let outcome = match code.tag {
+                0 => {
+                    let outcome;
+                    (running, outcome) = running.step_decoding();
+                    match outcome {
+                        Ok(Decoded::Ran) => Ok(()),
+                        // The program's node has its head's code now: run it.
+                        Ok(Decoded::Ready) => continue,
+                        Ok(Decoded::Halted) => break Ok(true),
+                        Err(Interrupt::Failed(e)) => Err(e),
+                        Err(load) => break Err(load),
+                    }
                 }
-            } else {
-                let outcome;
-                (running, outcome) = running.step_decoding();
-                match outcome {
-                    Ok(()) => Ok(()),
-                    Err(Interrupt::Failed(e)) => Err(e),
-                    Err(load) => break Err(load),
-                }
+                1 => running.execute(program, 0, operands),
+                2 => running.execute(program, 1, operands),
+                3 => running.execute(program, 2, operands),
+                4 => running.execute(program, 3, operands),
+                5 => Jumping(&mut running).execute(program, 0, operands),
+                6 => Jumping(&mut running).execute(program, 1, operands),
+                7 => Jumping(&mut running).execute(program, 2, operands),
+                _ => Jumping(&mut running).execute(program, 3, operands),
             };
             if let Err(e) = outcome {
                 break Err(Interrupt::Failed(e));
@@ -972,13 +1014,14 @@ impl<'a> Unloading<'a> {
 struct Running<'a> {
     /// Register 0's tree, which is also in `trees[0]` between ticks: the
     /// loop's copy in a register, so that the next tick's fetch does not
-    /// wait for the last one's store to come back from memory. Writes go
-    /// to `trees` only; the loop reads register 0 back after an
-    /// instruction that may have written it (its [`Code::tag`] says so).
+    /// wait for the last one's store to come back from memory. The
+    /// instructions that may write register 0 (their [`Code::tag`] says
+    /// so) write it here too ([`Jumping`]); the decoding path reads it
+    /// back.
     program: Ref,
     nodes: &'a mut [Node],
     sizes: &'a mut [u64],
-    codes: &'a mut [Code],
+    codes: &'a mut [Codes],
     /// A [`Ref`], so that the tick reads a new node's size back from the
     /// register that wrote it, not from memory.
     top: Ref,
@@ -1009,9 +1052,9 @@ impl Running<'_> {
         *unsafe { self.sizes.get_unchecked(tree as usize) }
     }
 
-    /// The code of a tree of the arena.
+    /// The codes of a tree of the arena.
     #[inline(always)]
-    fn code(&self, tree: Ref) -> &Code {
+    fn codes(&self, tree: Ref) -> &Codes {
         debug_assert!(tree < self.top);
         // SAFETY: a tree of the arena is below `top` (the invariant), and
         // `top <= codes.len()`.
@@ -1034,15 +1077,22 @@ impl Running<'_> {
         *self.tree(0) = rest;
     }
 
-    /// A tick of an instruction not memoised (or with an operand that names
-    /// no register), the program not Nil: decoded from its tree, which
-    /// memoises it. Takes and gives back the running arena whole (instead
-    /// of a reference to it), so that the loop in [`Arena::run`] keeps it
-    /// in registers.
+    /// The program's node without its head's code ([`Codes::head`]):
+    /// [`Decoded::Halted`] for a Nil program; when the head's own code is
+    /// known, the node takes it and nothing runs ([`Decoded::Ready`]);
+    /// else a tick of an instruction not memoised (or with an operand that
+    /// names no register), decoded from its tree, which memoises it
+    /// ([`Decoded::Ran`]). Takes and gives back the running arena whole
+    /// (instead of a reference to it), so that the loop in [`Arena::run`]
+    /// keeps it in registers.
     #[cold]
     #[inline(never)]
-    fn step_decoding(mut self) -> (Self, Result<(), Interrupt>) {
-        let outcome = self.decode_and_execute();
+    fn step_decoding(mut self) -> (Self, Result<Decoded, Interrupt>) {
+        let outcome = if self.program == NIL {
+            Ok(Decoded::Halted)
+        } else {
+            self.decode_and_execute()
+        };
         (self, outcome)
     }
 
@@ -1050,13 +1100,18 @@ impl Running<'_> {
     /// register not loaded runs only when the run starts again with it
     /// ([`Interrupt::Load`]); the registers it reads leave
     /// [`Arena::lazy`] before its code is kept.
-    fn decode_and_execute(&mut self) -> Result<(), Interrupt> {
+    fn decode_and_execute(&mut self) -> Result<Decoded, Interrupt> {
         let program = self.program;
         let Node {
             front: head,
             back: rest,
             ..
         } = self.nodes[program as usize];
+        let known = self.codes[head as usize].own;
+        if known.tag != 0 {
+            self.codes[program as usize].head = known;
+            return Ok(Decoded::Ready);
+        }
         let instruction_tree =
             Unloading::new(self.nodes, self.sources, Scratch::default(), 0).tree(head);
         let Some(instruction) = Instruction::decode(&instruction_tree) else {
@@ -1071,14 +1126,117 @@ impl Running<'_> {
             self.lazy &= !bit(slot);
         }
         if let Some(memo) = instruction_tree.memo() {
-            self.codes[head as usize] = code(memo.get(), self.trees.len(), self.lazy);
+            // Nil has no memo word: Nil's codes stay as they are.
+            debug_assert_ne!(head, NIL);
+            let code = code(memo.get(), self.trees.len(), self.lazy);
+            self.codes[head as usize].own = code;
+            self.codes[program as usize].head = code;
         }
         // Register 0 holds the rest of the program before the instruction
         // runs.
         self.advance(rest);
         let outcome = execute_instruction(self, instruction).map_err(Interrupt::Failed);
         self.program = self.get(0);
-        outcome
+        outcome.map(|()| Decoded::Ran)
+    }
+}
+
+/// What [`Running::step_decoding`] did.
+enum Decoded {
+    /// The program is Nil: nothing ran.
+    Halted,
+    /// The program's node has its head's code now: nothing ran.
+    Ready,
+    /// A tick ran.
+    Ran,
+}
+
+/// A running arena as an instruction with a code sees it: [`Running`]
+/// for one that writes no register 0, [`Jumping`] for one that may.
+trait Execute: Store<Tree = Ref> + Sized {
+    /// Puts the rest of `program` (the program's node, not Nil) in
+    /// register 0.
+    fn advance_past(&mut self, program: Ref);
+
+    /// A tick of the instruction at the head of `program` (the program's
+    /// node, not Nil), whose code has the tag `tag` and `operands`.
+    #[inline(always)]
+    fn execute(
+        &mut self,
+        program: Ref,
+        tag: u64,
+        operands: [Checked; 3],
+    ) -> Result<(), MachineError> {
+        // Register 0 holds the rest of the program before the instruction
+        // runs.
+        self.advance_past(program);
+        execute_parts(self, tag, operands)
+    }
+}
+
+impl Execute for Running<'_> {
+    #[inline(always)]
+    fn advance_past(&mut self, program: Ref) {
+        debug_assert_ne!(program, NIL);
+        debug_assert!(self.codes(self.node(program).front).own == self.codes(program).head);
+        let rest = self.node(program).back;
+        self.advance(rest);
+    }
+}
+
+impl Execute for Jumping<'_, '_> {
+    #[inline(always)]
+    fn advance_past(&mut self, program: Ref) {
+        self.0.advance_past(program);
+    }
+}
+
+/// A running arena as an instruction that may write register 0 sees it
+/// ([`Code::tag`] from 5): a write to register 0 also moves the loop's
+/// copy of the program ([`Running::program`]), so that the next tick's
+/// fetch does not wait for the write to come back from memory.
+struct Jumping<'r, 'a>(&'r mut Running<'a>);
+
+impl Store for Jumping<'_, '_> {
+    type Tree = Ref;
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline(always)]
+    fn get(&self, slot: usize) -> Ref {
+        self.0.get(slot)
+    }
+
+    #[inline(always)]
+    fn is_nil(&self, slot: usize) -> bool {
+        self.0.is_nil(slot)
+    }
+
+    #[inline(always)]
+    fn split(&self, slot: usize) -> Option<(Ref, Ref)> {
+        self.0.split(slot)
+    }
+
+    #[inline(always)]
+    fn nil(&self) -> Ref {
+        NIL
+    }
+
+    #[inline(always)]
+    fn cons(&mut self, front: Ref, back: Ref) -> Ref {
+        self.0.cons(front, back)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, slot: usize, tree: Ref) -> bool {
+        let fits = self.0.write(slot, tree);
+        if fits && slot == 0 {
+            self.0.program = tree;
+        }
+        fits
     }
 }
 
@@ -1133,9 +1291,14 @@ impl Store for Running<'_> {
         // `nodes.len()`, which is `sizes.len()` and `codes.len()` (the
         // invariant of [`Running`]), and a tick conses at most once.
         unsafe {
+            // Field by field, the front's code read after the first write
+            // (which LLVM cannot tell apart from it): read before, it was
+            // kept on the stack.
+            self.codes.get_unchecked_mut(index as usize).own = Code::NONE;
+            let head = self.codes(front).own;
+            self.codes.get_unchecked_mut(index as usize).head = head;
             *self.nodes.get_unchecked_mut(index as usize) = Node { front, back };
             *self.sizes.get_unchecked_mut(index as usize) = size;
-            *self.codes.get_unchecked_mut(index as usize) = Code::NONE;
         }
         self.top += 1;
         index
