@@ -101,9 +101,13 @@ impl Shape {
                 Some(v)
             }
         };
+        // The three columns and rows a neighbour can be in, each computed
+        // once (`dx + 1` and `dy + 1` index them).
+        let columns = [wrap(i - 1, x), Some(i), wrap(i + 1, x)];
+        let rows = [wrap(j - 1, y), Some(j), wrap(j + 1, y)];
         Direction::ALL.map(|d| {
             let (dx, dy) = d.offset();
-            Some((wrap(j + dy, y)? * x + wrap(i + dx, x)?) as usize)
+            Some((rows[(dy + 1) as usize]? * x + columns[(dx + 1) as usize]?) as usize)
         })
     }
 }

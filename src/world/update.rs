@@ -28,8 +28,11 @@ pub struct StepReport {
 }
 
 /// One step of the world: every square is stepped with its neighbours.
+///
+/// The same world as [`update_reported`]'s, without the report: nothing of
+/// what each robot did is kept.
 pub fn update(world: World) -> World {
-    update_reported(world).0
+    step_cells(world, &mut Quiet)
 }
 
 /// One step of the world, with the report of what each robot did.
@@ -47,6 +50,66 @@ pub fn update_with(
     world: World,
     runner: &mut dyn FnMut(usize, PendingRobot) -> (Robot, RobotStep),
 ) -> (World, StepReport) {
+    let cells = world.cells.len();
+    let mut reporting = Reporting {
+        runner,
+        report: StepReport {
+            cells: Vec::with_capacity(cells),
+            began: Vec::with_capacity(cells),
+        },
+    };
+    let world = step_cells(world, &mut reporting);
+    (world, reporting.report)
+}
+
+/// What a step does with the squares it visits: settles and runs them, and
+/// records what it needs of them.
+trait Stepper {
+    /// Steps 7 and 8 for the square at `index`: its new square.
+    fn square(&mut self, index: usize, resolved: ResolvedSquare) -> Square;
+    /// A cell no robot began the step in or entered (a wall, or a square
+    /// that keeps its items).
+    fn skipped(&mut self);
+}
+
+/// [`update`]'s stepper: every machine run with [`PendingRobot::run`],
+/// nothing recorded.
+struct Quiet;
+
+impl Stepper for Quiet {
+    fn square(&mut self, _: usize, resolved: ResolvedSquare) -> Square {
+        resolved.settle_and_run()
+    }
+
+    fn skipped(&mut self) {}
+}
+
+/// [`update_with`]'s stepper: machines run by the caller's runner, what
+/// happened recorded in a [`StepReport`].
+struct Reporting<'a> {
+    runner: &'a mut dyn FnMut(usize, PendingRobot) -> (Robot, RobotStep),
+    report: StepReport,
+}
+
+impl Stepper for Reporting<'_> {
+    fn square(&mut self, index: usize, resolved: ResolvedSquare) -> Square {
+        let mut settled = resolved.settle();
+        self.report.began.push(std::mem::take(&mut settled.began));
+        let runner = &mut *self.runner;
+        let (square, steps) = settled.run_with(&mut |pending| runner(index, pending));
+        self.report.cells.push(steps);
+        square
+    }
+
+    fn skipped(&mut self) {
+        self.report.cells.push(Vec::new());
+        self.report.began.push(Vec::new());
+    }
+}
+
+/// The step of every cell: squares that robots began the step in or enter
+/// are resolved and handed to `stepper`; the others keep their items.
+fn step_cells(world: World, stepper: &mut impl Stepper) -> World {
     let Taken {
         shape,
         squares,
@@ -54,16 +117,11 @@ pub fn update_with(
         entering,
     } = take_all(world);
     let mut cells = Vec::with_capacity(squares.len());
-    let mut report = StepReport {
-        cells: Vec::with_capacity(squares.len()),
-        began: Vec::with_capacity(squares.len()),
-    };
     for (index, (here, entering)) in squares.into_iter().zip(entering).enumerate() {
         match here {
             None => {
                 cells.push(None);
-                report.cells.push(Vec::new());
-                report.began.push(Vec::new());
+                stepper.skipped();
             }
             // No robot began the step here or enters: the square keeps its
             // items, as resolving, settling and running it would leave it,
@@ -73,20 +131,15 @@ pub fn update_with(
                     robots: here.robots,
                     items: here.items,
                 }));
-                report.cells.push(Vec::new());
-                report.began.push(Vec::new());
+                stepper.skipped();
             }
             Some(here) => {
-                let mut settled =
-                    ResolvedSquare::resolve(here, &openings[index], entering).settle();
-                report.began.push(std::mem::take(&mut settled.began));
-                let (square, steps) = settled.run_with(&mut |pending| runner(index, pending));
-                cells.push(Some(square));
-                report.cells.push(steps);
+                let resolved = ResolvedSquare::resolve(here, &openings[index], entering);
+                cells.push(Some(stepper.square(index, resolved)));
             }
         }
     }
-    (World::stepped(shape, cells), report)
+    World::stepped(shape, cells)
 }
 
 /// The whole grid after step 1, with the robots that move: what each
