@@ -1,7 +1,8 @@
 //! The report's `update`: one step of the whole grid.
 
 use super::step::{
-    Arrival, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, depart, order_arrivals,
+    Arrival, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, depart,
+    order_arrivals, take_outputs,
 };
 use super::{Action, Cell, Command, Robot, Shape, Square, World};
 
@@ -108,36 +109,36 @@ impl Stepper for Reporting<'_> {
 }
 
 /// The step of every cell: squares that robots began the step in or enter
-/// are resolved and handed to `stepper`; the others keep their items.
+/// are resolved and handed to `stepper`; the others keep their items, in
+/// place.
 fn step_cells(world: World, stepper: &mut impl Stepper) -> World {
-    let Taken {
+    let TakenInPlace {
         shape,
-        squares,
+        mut cells,
+        mut intents,
         openings,
-        entering,
-    } = take_all(world);
-    let mut cells = Vec::with_capacity(squares.len());
-    for (index, (here, entering)) in squares.into_iter().zip(entering).enumerate() {
-        match here {
-            None => {
-                cells.push(None);
-                stepper.skipped();
-            }
-            // No robot began the step here or enters: the square keeps its
-            // items, as resolving, settling and running it would leave it,
-            // without their tables.
-            Some(here) if here.robots.is_empty() && entering.is_empty() => {
-                cells.push(Some(Square {
-                    robots: here.robots,
-                    items: here.items,
-                }));
-                stepper.skipped();
-            }
-            Some(here) => {
-                let resolved = ResolvedSquare::resolve(here, &openings[index], entering);
-                cells.push(Some(stepper.square(index, resolved)));
-            }
-        }
+        mut entering,
+    } = take_in_place(world);
+    for (index, cell) in cells.iter_mut().enumerate() {
+        // No robot began the step here or enters: the square keeps its
+        // items, as resolving, settling and running it would leave it,
+        // without their tables.
+        let Some(square) = cell
+            .as_mut()
+            .filter(|square| !(square.robots.is_empty() && entering[index].is_empty()))
+        else {
+            stepper.skipped();
+            continue;
+        };
+        let Square { robots, items } = std::mem::take(square);
+        let here = TakenSquare {
+            robots,
+            intents: std::mem::take(&mut intents[index]),
+            items,
+        };
+        let arrivals = std::mem::take(&mut entering[index]);
+        let resolved = ResolvedSquare::resolve(here, &openings[index], arrivals);
+        *square = stepper.square(index, resolved);
     }
     World::stepped(shape, cells)
 }
@@ -159,27 +160,82 @@ pub struct Taken {
 /// Step 1 for every square, then every robot that moves handed to the
 /// square it enters. Only squares with robots look at their neighbours.
 pub fn take_all(world: World) -> Taken {
-    let (shape, cells) = world.into_parts();
-    let squares: Vec<Option<TakenSquare>> = cells
+    let TakenInPlace {
+        shape,
+        cells,
+        intents,
+        openings,
+        entering,
+    } = take_in_place(world);
+    let squares = cells
         .into_iter()
-        .map(|c| c.map(TakenSquare::take))
+        .zip(intents)
+        .map(|(cell, intents)| {
+            cell.map(|square| TakenSquare {
+                robots: square.robots,
+                intents,
+                items: square.items,
+            })
+        })
         .collect();
-    let mut openings = vec![[false; 8]; squares.len()];
-    let mut entering: Vec<Vec<Arrival>> = std::iter::repeat_with(Vec::new)
-        .take(squares.len())
-        .collect();
-    for (index, here) in squares.iter().enumerate() {
-        let Some(here) = here.as_ref().filter(|h| !h.robots.is_empty()) else {
-            continue;
-        };
-        let neighbours = shape.neighbours(index);
-        openings[index] = neighbours.map(|n| n.is_some_and(|n| squares[n].is_some()));
-        depart(here, &openings[index], &neighbours, &mut entering);
-    }
-    order_arrivals(&mut entering);
     Taken {
         shape,
         squares,
+        openings,
+        entering,
+    }
+}
+
+/// [`Taken`], its squares left in the world's cells and their commands
+/// beside them.
+struct TakenInPlace {
+    shape: Shape,
+    /// Every cell, its robots' outputs taken.
+    cells: Vec<Cell>,
+    /// Per cell, its robots' commands (empty for a cell without robots).
+    intents: Vec<Vec<Option<Command>>>,
+    openings: Vec<Openings>,
+    entering: Vec<Vec<Arrival>>,
+}
+
+/// [`take_all`] without moving the squares: every square's outputs taken
+/// and its robots that move handed on, in one pass in the order of the
+/// cells (a robot that leaves is copied after its own square's outputs
+/// were taken, as when every square's are taken first).
+fn take_in_place(world: World) -> TakenInPlace {
+    let (shape, mut cells) = world.into_parts();
+    let count = cells.len();
+    let mut intents: Vec<Vec<Option<Command>>> =
+        std::iter::repeat_with(Vec::new).take(count).collect();
+    let mut openings = vec![[false; 8]; count];
+    let mut entering: Vec<Vec<Arrival>> = std::iter::repeat_with(Vec::new).take(count).collect();
+    for index in 0..count {
+        if cells[index]
+            .as_ref()
+            .is_none_or(|square| square.robots.is_empty())
+        {
+            continue;
+        }
+        let neighbours = shape.neighbours(index);
+        for (open, neighbour) in openings[index].iter_mut().zip(neighbours) {
+            *open = neighbour.is_some_and(|n| cells[n].is_some());
+        }
+        if let Some(square) = &mut cells[index] {
+            intents[index] = take_outputs(&mut square.robots);
+            depart(
+                &square.robots,
+                &intents[index],
+                &openings[index],
+                &neighbours,
+                &mut entering,
+            );
+        }
+    }
+    order_arrivals(&mut entering);
+    TakenInPlace {
+        shape,
+        cells,
+        intents,
         openings,
         entering,
     }

@@ -4,7 +4,7 @@
 //! place:
 //!
 //! 1. Every robot's output register is read and cleared, giving its command
-//!    ([`TakenSquare::take`]).
+//!    ([`take_outputs`]).
 //! 2. Commands are resolved to actions, after working out contested items and
 //!    shields ([`conflicts`], [`resolve`]).
 //! 3. Inventories are updated: lifts, drops, destroyed shields
@@ -43,17 +43,9 @@ pub struct TakenSquare {
     pub items: Vec<Item>,
 }
 
-impl TakenSquare {
-    /// Step 1: read and clear every robot's output register.
-    pub fn take(square: Square) -> TakenSquare {
-        let mut robots = square.robots;
-        let intents = robots.iter_mut().map(Robot::take_output).collect();
-        TakenSquare {
-            robots,
-            intents,
-            items: square.items,
-        }
-    }
+/// Step 1: read and clear every robot's output register; their commands.
+pub fn take_outputs(robots: &mut [Robot]) -> Vec<Option<Command>> {
+    robots.iter_mut().map(Robot::take_output).collect()
 }
 
 /// Which of a square's eight neighbours (`N .. NW`) are squares rather than

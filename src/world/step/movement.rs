@@ -6,7 +6,7 @@
 //! then puts every square's arrivals in the report's order
 //! ([`order_arrivals`]); squares no robot moves into cost nothing.
 
-use super::{Openings, TakenSquare};
+use super::Openings;
 use crate::world::{Command, Direction, Robot};
 
 /// A robot entering a square.
@@ -21,19 +21,21 @@ pub struct Arrival {
     pub index: usize,
 }
 
-/// Hands every robot of `here` that moves into an open neighbour to the
-/// arrivals of that neighbour, given the indices of the neighbours of
-/// `here` (`N .. NW`; `None` past the edge of a bounded grid).
+/// Hands every robot of a square that moves into an open neighbour to the
+/// arrivals of that neighbour, given the square's robots (their outputs
+/// taken), their commands, and the indices of its neighbours (`N .. NW`;
+/// `None` past the edge of a bounded grid).
 ///
 /// The robot that leaves is a copy: the old square still lists it (its
 /// frame and inventory are in the other robots' inputs there).
 pub fn depart(
-    here: &TakenSquare,
+    robots: &[Robot],
+    intents: &[Option<Command>],
     open: &Openings,
     neighbours: &[Option<usize>; 8],
     entering: &mut [Vec<Arrival>],
 ) {
-    for (index, (robot, intent)) in here.robots.iter().zip(&here.intents).enumerate() {
+    for (index, (robot, intent)) in robots.iter().zip(intents).enumerate() {
         if let Some(Command::Move(toward)) = intent
             && open[toward.index()]
             && let Some(to) = neighbours[toward.index()]
