@@ -68,9 +68,9 @@ pub fn update_with(
 trait Stepper {
     /// Steps 7 and 8 for the square at `index`: its new square.
     fn square(&mut self, index: usize, resolved: ResolvedSquare) -> Square;
-    /// A cell no robot began the step in or entered (a wall, or a square
-    /// that keeps its items).
-    fn skipped(&mut self);
+    /// The next `cells` cells, which no robot began the step in or
+    /// entered (walls, and squares that keep their items).
+    fn skipped(&mut self, cells: usize);
 }
 
 /// [`update`]'s stepper: every machine run with [`PendingRobot::run`],
@@ -82,7 +82,7 @@ impl Stepper for Quiet {
         resolved.settle_and_run()
     }
 
-    fn skipped(&mut self) {}
+    fn skipped(&mut self, _: usize) {}
 }
 
 /// [`update_with`]'s stepper: machines run by the caller's runner, what
@@ -102,44 +102,58 @@ impl Stepper for Reporting<'_> {
         square
     }
 
-    fn skipped(&mut self) {
-        self.report.cells.push(Vec::new());
-        self.report.began.push(Vec::new());
+    fn skipped(&mut self, cells: usize) {
+        let cells = self.report.cells.len() + cells;
+        self.report.cells.resize_with(cells, Vec::new);
+        self.report.began.resize_with(cells, Vec::new);
     }
 }
 
 /// The step of every cell: squares that robots began the step in or enter
-/// are resolved and handed to `stepper`; the others keep their items, in
-/// place.
+/// are resolved and handed to `stepper`, in the order of the cells; the
+/// others keep their items, in place.
 fn step_cells(world: World, stepper: &mut impl Stepper) -> World {
     let TakenInPlace {
         shape,
         mut cells,
-        mut intents,
-        openings,
-        mut entering,
+        occupied,
+        arrivals,
     } = take_in_place(world);
-    for (index, cell) in cells.iter_mut().enumerate() {
-        // No robot began the step here or enters: the square keeps its
-        // items, as resolving, settling and running it would leave it,
-        // without their tables.
-        let Some(square) = cell
-            .as_mut()
-            .filter(|square| !(square.robots.is_empty() && entering[index].is_empty()))
-        else {
-            stepper.skipped();
-            continue;
+    let mut occupied = occupied.into_iter().peekable();
+    let mut arrivals = arrivals.into_iter().peekable();
+    // The first cell not yet stepped or skipped.
+    let mut next = 0;
+    loop {
+        // The next square that a robot began the step in or enters.
+        let index = match (occupied.peek(), arrivals.peek()) {
+            (None, None) => break,
+            (Some(taken), None) => taken.cell,
+            (None, Some((to, _))) => *to,
+            (Some(taken), Some((to, _))) => taken.cell.min(*to),
         };
+        stepper.skipped(index - next);
+        next = index + 1;
+        let (intents, open) = match occupied.next_if(|taken| taken.cell == index) {
+            Some(taken) => (taken.intents, taken.open),
+            None => (Vec::new(), [false; 8]),
+        };
+        let mut entering = Vec::new();
+        while let Some((_, arrival)) = arrivals.next_if(|(to, _)| *to == index) {
+            entering.push(arrival);
+        }
+        let square = cells[index]
+            .as_mut()
+            .expect("robots are in squares and move only into squares");
         let Square { robots, items } = std::mem::take(square);
         let here = TakenSquare {
             robots,
-            intents: std::mem::take(&mut intents[index]),
+            intents,
             items,
         };
-        let arrivals = std::mem::take(&mut entering[index]);
-        let resolved = ResolvedSquare::resolve(here, &openings[index], arrivals);
+        let resolved = ResolvedSquare::resolve(here, &open, entering);
         *square = stepper.square(index, resolved);
     }
+    stepper.skipped(cells.len() - next);
     World::stepped(shape, cells)
 }
 
@@ -163,10 +177,21 @@ pub fn take_all(world: World) -> Taken {
     let TakenInPlace {
         shape,
         cells,
-        intents,
-        openings,
-        entering,
+        occupied,
+        arrivals,
     } = take_in_place(world);
+    let mut openings = vec![[false; 8]; cells.len()];
+    let mut intents: Vec<Vec<Option<Command>>> =
+        std::iter::repeat_with(Vec::new).take(cells.len()).collect();
+    for taken in occupied {
+        openings[taken.cell] = taken.open;
+        intents[taken.cell] = taken.intents;
+    }
+    let mut entering: Vec<Vec<Arrival>> =
+        std::iter::repeat_with(Vec::new).take(cells.len()).collect();
+    for (to, arrival) in arrivals {
+        entering[to].push(arrival);
+    }
     let squares = cells
         .into_iter()
         .zip(intents)
@@ -186,16 +211,27 @@ pub fn take_all(world: World) -> Taken {
     }
 }
 
-/// [`Taken`], its squares left in the world's cells and their commands
-/// beside them.
+/// [`Taken`], its squares left in the world's cells, with tables only for
+/// the squares that robots are in or enter.
 struct TakenInPlace {
     shape: Shape,
     /// Every cell, its robots' outputs taken.
     cells: Vec<Cell>,
-    /// Per cell, its robots' commands (empty for a cell without robots).
-    intents: Vec<Vec<Option<Command>>>,
-    openings: Vec<Openings>,
-    entering: Vec<Vec<Arrival>>,
+    /// Every square that holds robots, in the order of the cells.
+    occupied: Vec<Occupied>,
+    /// Every robot that moves and the cell it enters, by cell, each cell's
+    /// in the report's order.
+    arrivals: Vec<(usize, Arrival)>,
+}
+
+/// A square that holds robots, after step 1.
+struct Occupied {
+    /// Its cell.
+    cell: usize,
+    /// Its robots' commands.
+    intents: Vec<Option<Command>>,
+    /// Which of its neighbours are squares.
+    open: Openings,
 }
 
 /// [`take_all`] without moving the squares: every square's outputs taken
@@ -204,12 +240,9 @@ struct TakenInPlace {
 /// were taken, as when every square's are taken first).
 fn take_in_place(world: World) -> TakenInPlace {
     let (shape, mut cells) = world.into_parts();
-    let count = cells.len();
-    let mut intents: Vec<Vec<Option<Command>>> =
-        std::iter::repeat_with(Vec::new).take(count).collect();
-    let mut openings = vec![[false; 8]; count];
-    let mut entering: Vec<Vec<Arrival>> = std::iter::repeat_with(Vec::new).take(count).collect();
-    for index in 0..count {
+    let mut occupied = Vec::new();
+    let mut arrivals = Vec::new();
+    for index in 0..cells.len() {
         if cells[index]
             .as_ref()
             .is_none_or(|square| square.robots.is_empty())
@@ -217,26 +250,25 @@ fn take_in_place(world: World) -> TakenInPlace {
             continue;
         }
         let neighbours = shape.neighbours(index);
-        for (open, neighbour) in openings[index].iter_mut().zip(neighbours) {
+        let mut open = [false; 8];
+        for (open, neighbour) in open.iter_mut().zip(neighbours) {
             *open = neighbour.is_some_and(|n| cells[n].is_some());
         }
         if let Some(square) = &mut cells[index] {
-            intents[index] = take_outputs(&mut square.robots);
-            depart(
-                &square.robots,
-                &intents[index],
-                &openings[index],
-                &neighbours,
-                &mut entering,
-            );
+            let intents = take_outputs(&mut square.robots);
+            depart(&square.robots, &intents, &open, &neighbours, &mut arrivals);
+            occupied.push(Occupied {
+                cell: index,
+                intents,
+                open,
+            });
         }
     }
-    order_arrivals(&mut entering);
+    order_arrivals(&mut arrivals);
     TakenInPlace {
         shape,
         cells,
-        intents,
-        openings,
-        entering,
+        occupied,
+        arrivals,
     }
 }
