@@ -141,17 +141,16 @@ fn step_cells(world: World, stepper: &mut impl Stepper) -> World {
         while let Some((_, arrival)) = arrivals.next_if(|(to, _)| *to == index) {
             entering.push(arrival);
         }
-        let square = cells[index]
-            .as_mut()
+        let Square { robots, items } = cells[index]
+            .take()
             .expect("robots are in squares and move only into squares");
-        let Square { robots, items } = std::mem::take(square);
         let here = TakenSquare {
             robots,
             intents,
             items,
         };
         let resolved = ResolvedSquare::resolve(here, &open, entering);
-        *square = stepper.square(index, resolved);
+        cells[index] = Some(stepper.square(index, resolved));
     }
     stepper.skipped(cells.len() - next);
     World::stepped(shape, cells)
