@@ -101,10 +101,20 @@ impl Shape {
                 Some(v)
             }
         };
-        Direction::ALL.map(|d| {
+        // The three columns and rows a neighbour can be in, each computed
+        // once (`dx + 1` and `dy + 1` index them).
+        let columns = [wrap(i - 1, x), Some(i), wrap(i + 1, x)];
+        let rows = [wrap(j - 1, y), Some(j), wrap(j + 1, y)];
+        let mut neighbours = [None; 8];
+        for (neighbour, d) in neighbours.iter_mut().zip(Direction::ALL) {
             let (dx, dy) = d.offset();
-            Some((wrap(j + dy, y)? * x + wrap(i + dx, x)?) as usize)
-        })
+            let row = rows[(dy + 1) as usize];
+            let column = columns[(dx + 1) as usize];
+            *neighbour = row
+                .zip(column)
+                .map(|(row, column)| (row * x + column) as usize);
+        }
+        neighbours
     }
 }
 

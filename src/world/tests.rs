@@ -31,8 +31,16 @@ fn one_square(robots: Vec<Robot>, items: Vec<Item>) -> World {
     World::new(shape, cells).unwrap()
 }
 
-fn actions_at(world: World, cell: usize) -> (World, Vec<Action>) {
+/// `update_reported`, checking that `update` makes the same world.
+fn reported(world: World) -> (World, StepReport) {
+    let quiet = update(world.clone());
     let (next, report) = update_reported(world);
+    assert_eq!(quiet, next, "update and update_reported differ");
+    (next, report)
+}
+
+fn actions_at(world: World, cell: usize) -> (World, Vec<Action>) {
+    let (next, report) = reported(world);
     let actions = report.cells[cell]
         .iter()
         .map(|s| s.action.clone())
@@ -174,7 +182,7 @@ fn a_one_wide_grid_is_its_own_neighbour() {
         })],
     )
     .unwrap();
-    let (next, report) = update_reported(world);
+    let (next, report) = reported(world);
     let square = next.cells[0].as_ref().unwrap();
     assert_eq!(square.robots.len(), 1);
     assert_eq!(report.cells[0][0].action, Action::MovedIn(Direction::W));
@@ -217,7 +225,7 @@ fn bounded_grids_have_walls_past_the_edge() {
         ],
     )
     .unwrap();
-    let (next, report) = update_reported(world);
+    let (next, report) = reported(world);
     assert_eq!(report.cells[0][0].action, Action::MoveBlocked(Direction::W));
     assert_eq!(report.cells[0][1].action, Action::MovedIn(Direction::E));
     assert_eq!(next.cells[0].as_ref().unwrap().robots.len(), 2);
@@ -243,7 +251,7 @@ fn children_come_from_their_builder_and_run_at_once() {
             .map(|&l| Item::RegisterPart(Register::new(l, Tree::NIL))),
     );
     let builder = robot(10, Command::Build((0..6).collect(), m), vec![]);
-    let (next, report) = update_reported(one_square(vec![builder], items));
+    let (next, report) = reported(one_square(vec![builder], items));
     let steps = &report.cells[4];
     assert_eq!(steps[1].origin, Origin::Built(0));
     assert_eq!(steps[1].action, Action::Created);
@@ -256,7 +264,7 @@ fn children_come_from_their_builder_and_run_at_once() {
 fn machine_errors_are_reported_and_wipe_the_robot() {
     let mut r = robot(10, Command::Pass, vec![]);
     r.memory[0] = Register::new(100, vec![Instruction::Deconstruct(0, 1, 1)].encode());
-    let (next, report) = update_reported(one_square(vec![r], vec![]));
+    let (next, report) = reported(one_square(vec![r], vec![]));
     assert_eq!(
         report.cells[4][0].run,
         Err(crate::machine::MachineError::DeconstructNil(0))
@@ -282,4 +290,21 @@ fn worlds_are_checked_when_built() {
     let bounded = r#"{"dims":[1,1],"cells":[null],"wrap":false}"#;
     let world: World = serde_json::from_str(bounded).unwrap();
     assert_eq!(serde_json::to_string(&world).unwrap(), bounded);
+}
+
+#[test]
+fn update_and_update_reported_make_the_same_worlds() {
+    let mut worlds: Vec<World> = super::samples::benchmark_texts()
+        .map(|text| serde_json::from_str(&text).unwrap())
+        .collect();
+    worlds.extend([true, false].map(|wrap| super::samples::every_kind(wrap, 50)));
+    for world in worlds {
+        let mut quiet = world.clone();
+        let mut reported = world;
+        for _ in 0..3 {
+            quiet = update(quiet);
+            reported = update_reported(reported).0;
+            assert_eq!(quiet, reported);
+        }
+    }
 }

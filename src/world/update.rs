@@ -1,7 +1,8 @@
 //! The report's `update`: one step of the whole grid.
 
 use super::step::{
-    Arrival, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, depart, order_arrivals,
+    Arrival, Openings, PendingRobot, ResolvedSquare, RobotStep, TakenSquare, depart,
+    order_arrivals, take_outputs,
 };
 use super::{Action, Cell, Command, Robot, Shape, Square, World};
 
@@ -28,8 +29,11 @@ pub struct StepReport {
 }
 
 /// One step of the world: every square is stepped with its neighbours.
+///
+/// The same world as [`update_reported`]'s, without the report: nothing of
+/// what each robot did is kept.
 pub fn update(world: World) -> World {
-    update_reported(world).0
+    step_cells(world, &mut Quiet)
 }
 
 /// One step of the world, with the report of what each robot did.
@@ -47,46 +51,109 @@ pub fn update_with(
     world: World,
     runner: &mut dyn FnMut(usize, PendingRobot) -> (Robot, RobotStep),
 ) -> (World, StepReport) {
-    let Taken {
-        shape,
-        squares,
-        openings,
-        entering,
-    } = take_all(world);
-    let mut cells = Vec::with_capacity(squares.len());
-    let mut report = StepReport {
-        cells: Vec::with_capacity(squares.len()),
-        began: Vec::with_capacity(squares.len()),
+    let cells = world.cells.len();
+    let mut reporting = Reporting {
+        runner,
+        report: StepReport {
+            cells: Vec::with_capacity(cells),
+            began: Vec::with_capacity(cells),
+        },
     };
-    for (index, (here, entering)) in squares.into_iter().zip(entering).enumerate() {
-        match here {
-            None => {
-                cells.push(None);
-                report.cells.push(Vec::new());
-                report.began.push(Vec::new());
-            }
-            // No robot began the step here or enters: the square keeps its
-            // items, as resolving, settling and running it would leave it,
-            // without their tables.
-            Some(here) if here.robots.is_empty() && entering.is_empty() => {
-                cells.push(Some(Square {
-                    robots: here.robots,
-                    items: here.items,
-                }));
-                report.cells.push(Vec::new());
-                report.began.push(Vec::new());
-            }
-            Some(here) => {
-                let mut settled =
-                    ResolvedSquare::resolve(here, &openings[index], entering).settle();
-                report.began.push(std::mem::take(&mut settled.began));
-                let (square, steps) = settled.run_with(&mut |pending| runner(index, pending));
-                cells.push(Some(square));
-                report.cells.push(steps);
-            }
-        }
+    let world = step_cells(world, &mut reporting);
+    (world, reporting.report)
+}
+
+/// What a step does with the squares it visits: settles and runs them, and
+/// records what it needs of them.
+trait Stepper {
+    /// Steps 7 and 8 for the square at `index`: its new square.
+    fn square(&mut self, index: usize, resolved: ResolvedSquare) -> Square;
+    /// The next `cells` cells, which no robot began the step in or
+    /// entered (walls, and squares that keep their items).
+    fn skipped(&mut self, cells: usize);
+}
+
+/// [`update`]'s stepper: every machine run with [`PendingRobot::run`],
+/// nothing recorded.
+struct Quiet;
+
+impl Stepper for Quiet {
+    fn square(&mut self, _: usize, resolved: ResolvedSquare) -> Square {
+        resolved.settle_and_run()
     }
-    (World::stepped(shape, cells), report)
+
+    fn skipped(&mut self, _: usize) {}
+}
+
+/// [`update_with`]'s stepper: machines run by the caller's runner, what
+/// happened recorded in a [`StepReport`].
+struct Reporting<'a> {
+    runner: &'a mut dyn FnMut(usize, PendingRobot) -> (Robot, RobotStep),
+    report: StepReport,
+}
+
+impl Stepper for Reporting<'_> {
+    fn square(&mut self, index: usize, resolved: ResolvedSquare) -> Square {
+        let mut settled = resolved.settle();
+        self.report.began.push(std::mem::take(&mut settled.began));
+        let runner = &mut *self.runner;
+        let (square, steps) = settled.run_with(&mut |pending| runner(index, pending));
+        self.report.cells.push(steps);
+        square
+    }
+
+    fn skipped(&mut self, cells: usize) {
+        let cells = self.report.cells.len() + cells;
+        self.report.cells.resize_with(cells, Vec::new);
+        self.report.began.resize_with(cells, Vec::new);
+    }
+}
+
+/// The step of every cell: squares that robots began the step in or enter
+/// are resolved and handed to `stepper`, in the order of the cells; the
+/// others keep their items, in place.
+fn step_cells(world: World, stepper: &mut impl Stepper) -> World {
+    let TakenInPlace {
+        shape,
+        mut cells,
+        occupied,
+        arrivals,
+    } = take_in_place(world);
+    let mut occupied = occupied.into_iter().peekable();
+    let mut arrivals = arrivals.into_iter().peekable();
+    // The first cell not yet stepped or skipped.
+    let mut next = 0;
+    loop {
+        // The next square that a robot began the step in or enters.
+        let index = match (occupied.peek(), arrivals.peek()) {
+            (None, None) => break,
+            (Some(taken), None) => taken.cell,
+            (None, Some((to, _))) => *to,
+            (Some(taken), Some((to, _))) => taken.cell.min(*to),
+        };
+        stepper.skipped(index - next);
+        next = index + 1;
+        let (intents, open) = match occupied.next_if(|taken| taken.cell == index) {
+            Some(taken) => (taken.intents, taken.open),
+            None => (Vec::new(), [false; 8]),
+        };
+        let mut entering = Vec::new();
+        while let Some((_, arrival)) = arrivals.next_if(|(to, _)| *to == index) {
+            entering.push(arrival);
+        }
+        let Square { robots, items } = cells[index]
+            .take()
+            .expect("robots are in squares and move only into squares");
+        let here = TakenSquare {
+            robots,
+            intents,
+            items,
+        };
+        let resolved = ResolvedSquare::resolve(here, &open, entering);
+        cells[index] = Some(stepper.square(index, resolved));
+    }
+    stepper.skipped(cells.len() - next);
+    World::stepped(shape, cells)
 }
 
 /// The whole grid after step 1, with the robots that move: what each
@@ -106,28 +173,101 @@ pub struct Taken {
 /// Step 1 for every square, then every robot that moves handed to the
 /// square it enters. Only squares with robots look at their neighbours.
 pub fn take_all(world: World) -> Taken {
-    let (shape, cells) = world.into_parts();
-    let squares: Vec<Option<TakenSquare>> = cells
-        .into_iter()
-        .map(|c| c.map(TakenSquare::take))
-        .collect();
-    let mut openings = vec![[false; 8]; squares.len()];
-    let mut entering: Vec<Vec<Arrival>> = std::iter::repeat_with(Vec::new)
-        .take(squares.len())
-        .collect();
-    for (index, here) in squares.iter().enumerate() {
-        let Some(here) = here.as_ref().filter(|h| !h.robots.is_empty()) else {
-            continue;
-        };
-        let neighbours = shape.neighbours(index);
-        openings[index] = neighbours.map(|n| n.is_some_and(|n| squares[n].is_some()));
-        depart(here, &openings[index], &neighbours, &mut entering);
+    let TakenInPlace {
+        shape,
+        cells,
+        occupied,
+        arrivals,
+    } = take_in_place(world);
+    let mut openings = vec![[false; 8]; cells.len()];
+    let mut intents: Vec<Vec<Option<Command>>> =
+        std::iter::repeat_with(Vec::new).take(cells.len()).collect();
+    for taken in occupied {
+        openings[taken.cell] = taken.open;
+        intents[taken.cell] = taken.intents;
     }
-    order_arrivals(&mut entering);
+    let mut entering: Vec<Vec<Arrival>> =
+        std::iter::repeat_with(Vec::new).take(cells.len()).collect();
+    for (to, arrival) in arrivals {
+        entering[to].push(arrival);
+    }
+    let squares = cells
+        .into_iter()
+        .zip(intents)
+        .map(|(cell, intents)| {
+            cell.map(|square| TakenSquare {
+                robots: square.robots,
+                intents,
+                items: square.items,
+            })
+        })
+        .collect();
     Taken {
         shape,
         squares,
         openings,
         entering,
+    }
+}
+
+/// [`Taken`], its squares left in the world's cells, with tables only for
+/// the squares that robots are in or enter.
+struct TakenInPlace {
+    shape: Shape,
+    /// Every cell, its robots' outputs taken.
+    cells: Vec<Cell>,
+    /// Every square that holds robots, in the order of the cells.
+    occupied: Vec<Occupied>,
+    /// Every robot that moves and the cell it enters, by cell, each cell's
+    /// in the report's order.
+    arrivals: Vec<(usize, Arrival)>,
+}
+
+/// A square that holds robots, after step 1.
+struct Occupied {
+    /// Its cell.
+    cell: usize,
+    /// Its robots' commands.
+    intents: Vec<Option<Command>>,
+    /// Which of its neighbours are squares.
+    open: Openings,
+}
+
+/// [`take_all`] without moving the squares: every square's outputs taken
+/// and its robots that move handed on, in one pass in the order of the
+/// cells (a robot that leaves is copied after its own square's outputs
+/// were taken, as when every square's are taken first).
+fn take_in_place(world: World) -> TakenInPlace {
+    let (shape, mut cells) = world.into_parts();
+    let mut occupied = Vec::new();
+    let mut arrivals = Vec::new();
+    for index in 0..cells.len() {
+        if cells[index]
+            .as_ref()
+            .is_none_or(|square| square.robots.is_empty())
+        {
+            continue;
+        }
+        let neighbours = shape.neighbours(index);
+        let mut open = [false; 8];
+        for (open, neighbour) in open.iter_mut().zip(neighbours) {
+            *open = neighbour.is_some_and(|n| cells[n].is_some());
+        }
+        if let Some(square) = &mut cells[index] {
+            let intents = take_outputs(&mut square.robots);
+            depart(&square.robots, &intents, &open, &neighbours, &mut arrivals);
+            occupied.push(Occupied {
+                cell: index,
+                intents,
+                open,
+            });
+        }
+    }
+    order_arrivals(&mut arrivals);
+    TakenInPlace {
+        shape,
+        cells,
+        occupied,
+        arrivals,
     }
 }

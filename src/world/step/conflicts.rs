@@ -26,14 +26,18 @@ impl Conflicts {
     /// Computes the conflicts of a square whose outputs were taken.
     pub fn new(here: &TakenSquare) -> Conflicts {
         let uses = uses(here);
-        let mut demand = vec![0u32; here.items.len()];
-        for &k in &uses {
-            demand[k] += 1;
-        }
-        let targets = uses
-            .iter()
-            .map(|&k| (demand[k] == 1).then_some(k))
-            .collect();
+        // Most steps nobody lifts or builds: no table of demand then.
+        let targets = if uses.is_empty() {
+            Vec::new()
+        } else {
+            let mut demand = vec![0u32; here.items.len()];
+            for &k in &uses {
+                demand[k] += 1;
+            }
+            uses.iter()
+                .map(|&k| (demand[k] == 1).then_some(k))
+                .collect()
+        };
 
         let mut attacks = vec![0usize; here.robots.len()];
         for intent in here.intents.iter().flatten() {

@@ -1,7 +1,7 @@
 //! The robots' input: `(index, allRobots, allActions, items, private)`.
 
 use super::ResolvedSquare;
-use super::remembered::encode_items;
+use super::remembered::{encode_frame, encode_items};
 use crate::encoding::Encode;
 use crate::tree::Tree;
 use crate::world::Action;
@@ -17,14 +17,15 @@ impl SharedInput {
     /// Encodes the robot list (frames and inventories only), the action list
     /// (`Passed` and `Invalid` alike, results hidden) and the items as
     /// `(unaffected, dropped, fallen)`.
-    /// Item lists are encoded through [`encode_items`], so lists that did
-    /// not change since they were last encoded are not encoded again.
+    /// Item lists and frames are encoded through [`encode_items`] and
+    /// [`encode_frame`], so those that did not change since they were last
+    /// encoded are not encoded again.
     pub fn new(square: &ResolvedSquare) -> SharedInput {
         // `encode (f, i)` for every robot (see `Robot`'s `Encode`).
         let robots = square
             .all_robots
             .iter()
-            .map(|r| Tree::cons(r.frame.encode(), encode_items(&r.inventory)));
+            .map(|r| Tree::cons(encode_frame(&r.frame), encode_items(&r.inventory)));
         let items = Tree::cons(
             encode_items(&square.unaffected),
             Tree::cons(encode_items(&square.dropped), square.fallen.encode()),

@@ -77,6 +77,16 @@ fn drop_shields(inventory: &mut Vec<Item>, n: usize) {
 /// the already shortened list, unsorted. So `[1, 0]` removes the original
 /// items 0 and 2, and a repeated index removes two different items.
 pub fn remaining_items(items: Vec<Item>, actions: &[Action]) -> (Vec<Item>, Vec<Item>) {
+    // Most steps nobody lifts, builds or drops: the items stay as they are.
+    let changes = |a: &Action| {
+        matches!(
+            a,
+            Action::Lifted(_) | Action::Built(..) | Action::Dropped(_)
+        )
+    };
+    if !actions.iter().any(changes) {
+        return (items, Vec::new());
+    }
     let lifts = actions.iter().filter_map(|a| match a {
         Action::Lifted(i) => Some(std::slice::from_ref(i)),
         _ => None,

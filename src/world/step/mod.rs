@@ -4,7 +4,7 @@
 //! place:
 //!
 //! 1. Every robot's output register is read and cleared, giving its command
-//!    ([`TakenSquare::take`]).
+//!    ([`take_outputs`]).
 //! 2. Commands are resolved to actions, after working out contested items and
 //!    shields ([`conflicts`], [`resolve`]).
 //! 3. Inventories are updated: lifts, drops, destroyed shields
@@ -43,17 +43,9 @@ pub struct TakenSquare {
     pub items: Vec<Item>,
 }
 
-impl TakenSquare {
-    /// Step 1: read and clear every robot's output register.
-    pub fn take(square: Square) -> TakenSquare {
-        let mut robots = square.robots;
-        let intents = robots.iter_mut().map(Robot::take_output).collect();
-        TakenSquare {
-            robots,
-            intents,
-            items: square.items,
-        }
-    }
+/// Step 1: read and clear every robot's output register; their commands.
+pub fn take_outputs(robots: &mut [Robot]) -> Vec<Option<Command>> {
+    robots.iter_mut().map(Robot::take_output).collect()
 }
 
 /// Which of a square's eight neighbours (`N .. NW`) are squares rather than
@@ -107,14 +99,13 @@ pub struct RobotStep {
 /// children and items known.
 #[derive(Debug, Clone)]
 pub struct ResolvedSquare {
-    /// `localActions`: one per robot that began the step here.
-    pub local_actions: Vec<Action>,
     /// `survived`: per original robot, `None` if it left, else whether it
     /// was not destroyed.
     pub survived: Vec<Option<bool>>,
     /// `allRobots`: veterans (updated inventories), travelers, children.
     pub all_robots: Vec<Robot>,
-    /// `allActions`, matching `all_robots`.
+    /// `allActions`, matching `all_robots`: first `localActions`, one per
+    /// robot that began the step here (see [`ResolvedSquare::local_actions`]).
     pub all_actions: Vec<Action>,
     /// Where each of `all_robots` came from.
     pub origins: Vec<Origin>,
@@ -157,13 +148,16 @@ impl ResolvedSquare {
             })
             .collect();
 
-        let total = veterans.len() + arrivals.len() + children.len();
-        let mut all_robots = Vec::with_capacity(total);
-        let mut all_actions = local_actions.clone();
-        let mut origins = Vec::with_capacity(total);
-        let mut commands = intents;
+        // The veterans' lists are the first part of each list.
+        let later = arrivals.len() + children.len();
+        let mut origins = Vec::with_capacity(veterans.len() + later);
         origins.extend((0..veterans.len()).map(Origin::Stayed));
-        all_robots.extend(veterans);
+        let mut all_robots = veterans;
+        let mut all_actions = local_actions;
+        let mut commands = intents;
+        all_robots.reserve(later);
+        all_actions.reserve(later);
+        commands.reserve(later);
         for arrival in arrivals {
             all_robots.push(arrival.robot);
             all_actions.push(Action::MovedIn(arrival.from));
@@ -180,7 +174,6 @@ impl ResolvedSquare {
             commands.push(None);
         }
         ResolvedSquare {
-            local_actions,
             survived,
             all_robots,
             all_actions,
@@ -196,7 +189,6 @@ impl ResolvedSquare {
     /// or entered: its items untouched, nothing else (no allocation).
     fn unvisited(items: Vec<Item>) -> ResolvedSquare {
         ResolvedSquare {
-            local_actions: Vec::new(),
             survived: Vec::new(),
             all_robots: Vec::new(),
             all_actions: Vec::new(),
@@ -208,13 +200,16 @@ impl ResolvedSquare {
         }
     }
 
+    /// `localActions`: the action of every robot that began the step here
+    /// (by its index then), the first of `all_actions`.
+    pub fn local_actions(&self) -> &[Action] {
+        &self.all_actions[..self.survived.len()]
+    }
+
     /// The report's `present`: robots that left or were destroyed are
     /// dropped; arrivals and children always stay.
     pub fn present(&self, index: usize) -> bool {
-        match self.survived.get(index) {
-            None => true,
-            Some(stayed) => stayed.unwrap_or(false),
-        }
+        present(&self.survived, index)
     }
 
     /// The report's `items'`: unaffected, dropped, then each destroyed
@@ -230,43 +225,68 @@ impl ResolvedSquare {
     }
 
     /// Step 7: the robots that stay, each with its input register set.
-    pub fn settle(mut self) -> SettledSquare {
-        let began_commands = self.commands[..self.local_actions.len()].to_vec();
-        let keep: Vec<bool> = (0..self.all_robots.len())
-            .map(|i| self.present(i))
+    pub fn settle(self) -> SettledSquare {
+        let began = self.commands[..self.survived.len()]
+            .iter()
+            .cloned()
+            .zip(self.local_actions().iter().cloned())
             .collect();
+        let (robots, items) = self.settle_each(|pending| pending);
+        SettledSquare {
+            robots,
+            items,
+            began,
+        }
+    }
+
+    /// Steps 7 and 8 with nothing reported: the square after every robot
+    /// that stays ran its machine ([`PendingRobot::run`]'s robot).
+    pub fn settle_and_run(self) -> Square {
+        let (robots, items) = self.settle_each(PendingRobot::run_robot);
+        Square { robots, items }
+    }
+
+    /// Step 7, each robot that stays handed to `each` with its input
+    /// register set, in order; and the new item list.
+    fn settle_each<T>(mut self, mut each: impl FnMut(PendingRobot) -> T) -> (Vec<T>, Vec<Item>) {
         // The input's shared parts are encoded only if some robot reads them.
-        let shared = keep.contains(&true).then(|| input::SharedInput::new(&self));
+        let staying = (0..self.all_robots.len()).any(|i| self.present(i));
+        let shared = staying.then(|| input::SharedInput::new(&self));
         let items = if self.dropped.is_empty() && self.fallen.is_empty() {
             std::mem::take(&mut self.unaffected)
         } else {
             self.new_items()
         };
+        let mut settled = Vec::with_capacity(self.all_robots.len());
         let robots = self
             .all_robots
             .into_iter()
             .zip(self.all_actions)
-            .zip(self.origins.into_iter().zip(self.commands))
-            .enumerate()
-            .filter(|(i, _)| keep[*i])
-            .map(|(i, ((mut robot, action), (origin, command)))| {
-                // `shared` is there whenever a robot stays.
-                if let Some(shared) = &shared {
-                    robot.set_input(shared.input_for(i, &action));
-                }
-                PendingRobot {
-                    robot,
-                    origin,
-                    command,
-                    action,
-                }
-            })
-            .collect();
-        SettledSquare {
-            robots,
-            items,
-            began: began_commands.into_iter().zip(self.local_actions).collect(),
+            .zip(self.origins.into_iter().zip(self.commands));
+        for (i, ((mut robot, action), (origin, command))) in robots.enumerate() {
+            if !present(&self.survived, i) {
+                continue;
+            }
+            // `shared` is there whenever a robot stays.
+            if let Some(shared) = &shared {
+                robot.set_input(shared.input_for(i, &action));
+            }
+            settled.push(each(PendingRobot {
+                robot,
+                origin,
+                command,
+                action,
+            }));
         }
+        (settled, items)
+    }
+}
+
+/// [`ResolvedSquare::present`], given its `survived`.
+fn present(survived: &[Option<bool>], index: usize) -> bool {
+    match survived.get(index) {
+        None => true,
+        Some(stayed) => stayed.unwrap_or(false),
     }
 }
 
@@ -312,6 +332,13 @@ impl PendingRobot {
             run,
         };
         (self.robot, step)
+    }
+
+    /// [`PendingRobot::run`]'s robot, without its step.
+    pub fn run_robot(mut self) -> Robot {
+        // On an error `run_machine` wiped the memory; the report is not kept.
+        let _ = run_machine(self.robot.processor.speed, &mut self.robot.memory);
+        self.robot
     }
 }
 

@@ -1,11 +1,12 @@
-//! Item lists' encodings, remembered from one step to the next.
+//! Item lists' and frames' encodings, remembered from one step to the next.
 //!
-//! Most squares' items and most robots' inventories are the same as in the
-//! step before, and every robot that stays reads them in its input. Each
-//! thread keeps the encodings of the item lists it encoded lately, keyed by
-//! the items themselves (a register part by its limit and the address of
-//! its contents' node), so an unchanged list is the same tree again instead
-//! of a new encoding built and freed every step.
+//! Most squares' items and most robots' inventories and frames are the same
+//! as in the step before, and every robot that stays reads them in its
+//! input. Each thread keeps the encodings of the item lists it encoded
+//! lately, keyed by the items themselves (a register part by its limit and
+//! the address of its contents' node), and of the frames, so an unchanged
+//! list or frame is the same tree again instead of a new encoding built and
+//! freed every step.
 //!
 //! A remembered encoding holds the register parts' contents, so their nodes
 //! live as long as the entry does and no other node can take their address
@@ -13,12 +14,13 @@
 
 use crate::encoding::Encode;
 use crate::tree::Tree;
-use crate::world::Item;
+use crate::world::{Frame, Item};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 
-/// The most lists a thread remembers; past it, it forgets them all.
+/// The most lists (and the most frames) a thread remembers; past it, it
+/// forgets them all.
 const REMEMBERED_LISTS: usize = 4096;
 
 /// An item as a key: equal keys are equal items.
@@ -48,6 +50,26 @@ type Lists = FxHashMap<u64, (Box<[ItemKey]>, Tree)>;
 
 thread_local! {
     static LISTS: RefCell<Lists> = RefCell::new(Lists::default());
+    static FRAMES: RefCell<FxHashMap<Frame, Tree>> = RefCell::new(FxHashMap::default());
+}
+
+/// `frame.encode()`, the remembered tree when the same frame was encoded
+/// before on this thread.
+pub fn encode_frame(frame: &Frame) -> Tree {
+    let found = FRAMES.try_with(|frames| frames.borrow().get(frame).cloned());
+    if let Ok(Some(tree)) = found {
+        return tree;
+    }
+    let tree = frame.encode();
+    // While the thread ends, the frame is not remembered.
+    let _ = FRAMES.try_with(|frames| {
+        let mut frames = frames.borrow_mut();
+        if frames.len() >= REMEMBERED_LISTS {
+            frames.clear();
+        }
+        frames.insert(*frame, tree.clone());
+    });
+    tree
 }
 
 /// `items.encode()`, the remembered tree when the same list was encoded
@@ -114,6 +136,23 @@ mod tests {
         assert_eq!(first, list.encode());
         assert!(encode_items(&list).ptr_eq(&first));
         assert!(encode_items(&[]).is_nil());
+    }
+
+    #[test]
+    fn the_same_frame_is_the_same_tree() {
+        let frame = Frame {
+            color: Color::Violet,
+            strength: -3,
+        };
+        let first = encode_frame(&frame);
+        assert_eq!(first, frame.encode());
+        assert!(encode_frame(&frame).ptr_eq(&first));
+        let other = Frame {
+            strength: 3,
+            ..frame
+        };
+        assert_eq!(encode_frame(&other), other.encode());
+        assert_ne!(encode_frame(&other), first);
     }
 
     #[test]
