@@ -128,8 +128,12 @@ pub struct Section {
 struct Output {
     /// The statements.
     items: Vec<Item>,
-    /// The instructions taken out of `items` ([`Section::runs`]).
+    /// The instructions taken out of `items` ([`Section::runs`]), but the
+    /// last run's.
     runs: Vec<(usize, Vec<Instr>)>,
+    /// The last run: where it is, and its instructions so far (one vector
+    /// for every run, each run then allocated at its length).
+    run: (usize, Vec<Instr>),
     /// Whether instructions go into `runs` (they stay items otherwise).
     converting: bool,
     /// How many hand-laid `block`s are open: their statements stay items,
@@ -143,6 +147,7 @@ impl Output {
         Output {
             items: Vec::new(),
             runs: Vec::new(),
+            run: (0, Vec::new()),
             converting: false,
             in_blocks: 0,
         }
@@ -159,22 +164,30 @@ impl Output {
         match into_instruction(item) {
             Ok(instr) => {
                 let k = self.items.len();
-                match self.runs.last_mut() {
-                    Some((start, run)) if *start == k => run.push(instr),
-                    _ => {
-                        // Room for a usual block's instructions at once.
-                        let mut run = Vec::with_capacity(4);
-                        run.push(instr);
-                        self.runs.push((k, run));
-                    }
+                if self.run.0 != k {
+                    self.end_run();
+                    self.run.0 = k;
                 }
+                self.run.1.push(instr);
             }
             Err(item) => self.items.push(item),
         }
     }
 
+    /// Moves the last run's instructions, if any, into `runs`.
+    fn end_run(&mut self) {
+        let (k, run) = &mut self.run;
+        if !run.is_empty() {
+            // At its length; `run` keeps its room for the next.
+            let mut exact = Vec::with_capacity(run.len());
+            exact.append(run);
+            self.runs.push((*k, exact));
+        }
+    }
+
     /// The section of these statements.
-    fn section(self, file: FileId, main: bool) -> Section {
+    fn section(mut self, file: FileId, main: bool) -> Section {
+        self.end_run();
         Section {
             file,
             main,

@@ -452,6 +452,12 @@ impl Resolver<'_> {
     pub(super) fn code_registers(&mut self) {
         let (wanted, reached) = self.wanted_code();
         self.out.reached = reached;
+        // Reserved at once: a program may have many.
+        let code = self.out.blocks.iter().zip(&wanted);
+        let more = code
+            .filter(|(block, w)| **w && block.hand.is_none())
+            .count();
+        self.out.registers.reserve(more);
         for (b, block) in self.out.blocks.iter().enumerate() {
             if wanted[b] && block.hand.is_none() {
                 // A label the user wrote names the register, rather than
