@@ -86,27 +86,48 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // No transparent huge pages: mimalloc asks for them, and the kernel then
-    // zeroes 2 MiB at the first touch of each, which was most of the time
-    // of `constree asm` (docs/performance.md, "The assembler").
+    // Where there is no `.init_array` to call it before the runtime, as
+    // early as the program can.
+    #[cfg(not(target_os = "linux"))]
+    set_memory_options();
+    constree::cli::main()
+}
+
+/// Sets the process's memory options before anything is allocated: it runs
+/// from the executable's `.init_array`, before Rust's runtime makes its
+/// first allocation (which, from `main`, was too late: mimalloc's first
+/// arena had already taken two transparent huge pages, 4 MiB the kernel
+/// zeroed at every start; docs/performance.md, "Issue 20, seventh round").
+///
+/// No transparent huge pages: mimalloc asks for them, and the kernel then
+/// zeroes 2 MiB at the first touch of each, which was most of the time of
+/// `constree asm` (docs/performance.md, "The assembler").
+///
+/// Freed memory goes back to the system after 10 ms (and 100 ms for
+/// mimalloc's arenas) instead of its default 1 s (10 s): the phases of
+/// `constree asm` free most of what the one before built, and without this
+/// the peak is what they built together (105 MB against 65 MB,
+/// docs/performance.md, "Issue 20, fifth round"). A default only:
+/// `MIMALLOC_PURGE_DELAY` still sets it.
+extern "C" fn set_memory_options() {
     #[cfg(target_os = "linux")]
     // SAFETY: a process-wide flag, set before any thread starts.
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
-    // Freed memory goes back to the system after 10 ms (and 100 ms for
-    // mimalloc's arenas) instead of its default 1 s (10 s): the phases of
-    // `constree asm` free most of what the one before built, and without
-    // this the peak is what they built together (105 MB against 65 MB,
-    // docs/performance.md, "Issue 20, fifth round"). A default only:
-    // `MIMALLOC_PURGE_DELAY` still sets it.
     // SAFETY: sets a number in mimalloc's option table, before any thread
-    // starts.
+    // starts and before mimalloc has allocated.
     unsafe {
         mi_option_set_default(MI_OPTION_PURGE_DELAY, 10);
     }
-    constree::cli::main()
 }
+
+/// [`set_memory_options`], called by the loader before `main` (and before
+/// the runtime's first allocation).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static SET_MEMORY_OPTIONS: extern "C" fn() = set_memory_options;
 
 /// `mi_option_purge_delay` in the `mi_option_t` of mimalloc 3
 /// (`libmimalloc-sys` 0.1.49, `c_src/mimalloc/v3/include/mimalloc.h`),
