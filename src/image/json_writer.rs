@@ -3,8 +3,9 @@
 //! order, written as they are made, without first building a document of
 //! copied names and locations.
 //!
-//! Strings go through serde_json (its escaping), numbers are written in
-//! decimal as serde_json writes them, optional fields are left out when
+//! Strings are escaped as serde_json escapes them ([`escape_pieces`]),
+//! numbers are written in decimal as serde_json writes them, optional
+//! fields are left out when
 //! absent, and each embedded image goes through a [`serde_json::Value`]
 //! (so its keys come out sorted): the bytes of the serde_json serializer
 //! this replaced, which the images of `examples/` and `tests/images/`
@@ -12,8 +13,8 @@
 //!
 //! The text is made in one buffer of about [`FLUSH_AT`] bytes, handed to
 //! the output whenever it is fuller than that (after a list's element or a
-//! field), so that writing costs no call per piece and no page of memory
-//! per piece of the file.
+//! string), so that writing costs no call per piece and the whole text is
+//! never held.
 
 use super::{Image, Location, Segment};
 use crate::tree::NodeTable;
