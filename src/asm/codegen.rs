@@ -655,6 +655,46 @@ struct Locations<'s> {
     /// Per file, the last position found in it, from which the next is
     /// found (instructions come mostly in source order).
     cursors: Vec<Cursor>,
+    /// Positions found lately, (file, offset, line, column), by
+    /// [`found_slot`]: a direct-mapped cache of [`FOUND`] slots (empty
+    /// until the first position is found).
+    found: Vec<Option<(usize, usize, u32, u32)>>,
+}
+
+/// The slots of [`Locations`]' cache of positions (a power of two).
+const FOUND: usize = 1024;
+
+/// A position's slot in [`Locations`]' cache of positions.
+fn found_slot(file: usize, offset: usize) -> usize {
+    ((offset ^ (file << 32)) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize
+        >> (usize::BITS - FOUND.trailing_zeros())
+}
+
+/// How many line breaks (`\n`) `bytes` has, and where the last is: a word
+/// of 8 bytes at a time, the line breaks marked in it exactly (each byte's
+/// low 7 bits plus 0x7f carry into its high bit unless they are all 0,
+/// and no carry crosses a byte).
+fn line_breaks(bytes: &[u8]) -> (usize, Option<usize>) {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut count = 0;
+    let mut last = None;
+    let mut words = bytes.chunks_exact(8);
+    for (k, word) in words.by_ref().enumerate() {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or_default()) ^ (LOW / 0x7f * 0x0a);
+        let marks = !(((x & LOW) + LOW) | x | LOW);
+        if marks != 0 {
+            count += marks.count_ones() as usize;
+            last = Some(k * 8 + 7 - marks.leading_zeros() as usize / 8);
+        }
+    }
+    let tail = bytes.len() - words.remainder().len();
+    for (k, &b) in words.remainder().iter().enumerate() {
+        if b == b'\n' {
+            count += 1;
+            last = Some(tail + k);
+        }
+    }
+    (count, last)
 }
 
 /// A position in a file of [`Locations`]: its byte offset, its 0-based
@@ -668,7 +708,7 @@ struct Cursor {
 
 /// How far past a file's [`Cursor`] [`Locations::position`] walks the text
 /// to a position; a position further, or before it, is searched for.
-const WALK: usize = 4096;
+const WALK: usize = 256;
 
 /// A macro invocation in [`Locations`]: the macro, the file, line and
 /// column of its call site, and the id of the expansion it is inside.
@@ -695,13 +735,15 @@ impl<'s> Locations<'s> {
             sites: vec![Rc::from([])],
             chains: vec![(0, 0); CHAIN_CACHE],
             cursors: Vec::new(),
+            found: Vec::new(),
         }
     }
 
     /// The file, 1-based line and column (in characters) of a span's start,
     /// as [`SourceFile::line_col`](crate::diagnostic::source::SourceFile::line_col)
     /// gives them: walked to from the file's cursor when it is a little
-    /// ahead (counting the line breaks passed), else searched for.
+    /// ahead (counting the line breaks passed); else, as a macro's body is
+    /// met again at every invocation, found in `found`, or searched for.
     fn position(&mut self, span: Span) -> (u32, u32, u32) {
         let f = span.file.0 as usize;
         if self.cursors.len() <= f {
@@ -711,14 +753,23 @@ impl<'s> Locations<'s> {
         let text = file.text.as_bytes();
         let offset = (span.start as usize).min(text.len());
         let cursor = &mut self.cursors[f];
-        if (cursor.offset..=cursor.offset.saturating_add(WALK)).contains(&offset) {
-            for (k, &b) in text[cursor.offset..offset].iter().enumerate() {
-                if b == b'\n' {
-                    cursor.line += 1;
-                    cursor.start = cursor.offset + k + 1;
-                }
+        let walked = (cursor.offset..=cursor.offset.saturating_add(WALK)).contains(&offset);
+        if walked {
+            let (count, last) = line_breaks(&text[cursor.offset..offset]);
+            cursor.line += count;
+            if let Some(k) = last {
+                cursor.start = cursor.offset + k + 1;
             }
         } else {
+            if let Some(&(_, _, line, column)) = self
+                .found
+                .get(found_slot(f, offset))
+                .and_then(Option::as_ref)
+                .filter(|&&(g, o, _, _)| (g, o) == (f, offset))
+            {
+                // The cursor stays: it is still a place the walk can start.
+                return (span.file.0, line, column);
+            }
             let near = if offset < cursor.offset {
                 0
             } else {
@@ -735,7 +786,14 @@ impl<'s> Locations<'s> {
             .text
             .get(cursor.start..offset)
             .map_or(0, |s| s.chars().count());
-        (span.file.0, cursor.line as u32 + 1, column as u32 + 1)
+        let position = (span.file.0, cursor.line as u32 + 1, column as u32 + 1);
+        if !walked {
+            if self.found.is_empty() {
+                self.found = vec![None; FOUND];
+            }
+            self.found[found_slot(f, offset)] = Some((f, offset, position.1, position.2));
+        }
+        position
     }
 
     /// The id of a chain's expansion: equal expansions (the same
@@ -962,6 +1020,27 @@ impl LocationIndex {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    #[test]
+    fn line_breaks_are_those_of_a_plain_scan() {
+        let pieces = ["a", "\n", "\n\n", "é", "\r\n", "\u{b}", "\u{8a}", "\u{10a}"];
+        let mut seed = 7u64;
+        for length in 0..200 {
+            let mut text = String::new();
+            while text.len() < length {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let bytes = text.as_bytes();
+            let plain = (
+                bytes.iter().filter(|&&b| b == b'\n').count(),
+                bytes.iter().rposition(|&b| b == b'\n'),
+            );
+            assert_eq!(line_breaks(bytes), plain, "{text:?}");
+        }
+    }
 
     #[test]
     fn positions_are_those_of_line_col() {

@@ -3,8 +3,9 @@
 //! order, written as they are made, without first building a document of
 //! copied names and locations.
 //!
-//! Strings go through serde_json (its escaping), numbers are written in
-//! decimal as serde_json writes them, optional fields are left out when
+//! Strings are escaped as serde_json escapes them ([`escape_pieces`]),
+//! numbers are written in decimal as serde_json writes them, optional
+//! fields are left out when
 //! absent, and each embedded image goes through a [`serde_json::Value`]
 //! (so its keys come out sorted): the bytes of the serde_json serializer
 //! this replaced, which the images of `examples/` and `tests/images/`
@@ -12,8 +13,8 @@
 //!
 //! The text is made in one buffer of about [`FLUSH_AT`] bytes, handed to
 //! the output whenever it is fuller than that (after a list's element or a
-//! field), so that writing costs no call per piece and no page of memory
-//! per piece of the file.
+//! string), so that writing costs no call per piece and the whole text is
+//! never held.
 
 use super::{Image, Location, Segment};
 use crate::tree::NodeTable;
@@ -112,6 +113,18 @@ pub(super) fn write(image: &Image, out: &mut impl Write) -> io::Result<()> {
 
 /// How full [`Json`]'s buffer gets before it is written out.
 const FLUSH_AT: usize = 1 << 16;
+
+/// The two decimal digits of each number below 100 as a little-endian
+/// `u16` (the tens' digit first in memory).
+const PAIRS: [u16; 100] = {
+    let mut pairs = [0u16; 100];
+    let mut n = 0;
+    while n < 100 {
+        pairs[n] = (b'0' + (n / 10) as u8) as u16 | (((b'0' + (n % 10) as u8) as u16) << 8);
+        n += 1;
+    }
+    pairs
+};
 
 /// Appends a string's JSON text, quoted and escaped as serde_json
 /// escapes it (see [`escape_pieces`]).
@@ -224,8 +237,22 @@ impl<W: Write> Json<'_, W> {
         Ok(())
     }
 
-    /// A number in decimal, in runs of at most 8 digits.
+    /// A number in decimal: below 100 (files, columns, most lists' first
+    /// elements) at once, else in runs of at most 8 digits.
+    #[inline]
     fn uint(&mut self, n: u64) -> io::Result<()> {
+        if n < 10 {
+            self.buf.push(b'0' + n as u8);
+        } else if n < 100 {
+            self.buf.extend_from_slice(&PAIRS[n as usize].to_le_bytes());
+        } else {
+            self.long_uint(n);
+        }
+        Ok(())
+    }
+
+    /// [`Json::uint`] of a number from 100.
+    fn long_uint(&mut self, n: u64) {
         const E8: u64 = 100_000_000;
         let width = |n: u64| n.checked_ilog10().map_or(1, |l| l as usize + 1);
         if n < E8 {
@@ -238,18 +265,21 @@ impl<W: Write> Json<'_, W> {
             self.digits(n / E8 % E8, 8);
             self.digits(n % E8, 8);
         }
-        Ok(())
     }
 
     /// The last `len` (at most 8) decimal digits of `n`: made in a
-    /// register (digits written to memory one by one and read back at once
-    /// stall the load), appended as 8 bytes and cut back to `len`.
+    /// register, two at a time from the right (digits written to memory one
+    /// by one and read back at once stall the load), appended as 8 bytes
+    /// and cut back to `len`.
     fn digits(&mut self, mut n: u64, len: usize) {
         debug_assert!(len <= 8);
         let mut word = 0u64;
-        for _ in 0..len {
+        for _ in 0..len / 2 {
+            word = (word << 16) | u64::from(PAIRS[(n % 100) as usize]);
+            n /= 100;
+        }
+        if len % 2 == 1 {
             word = (word << 8) | (u64::from(b'0') + n % 10);
-            n /= 10;
         }
         let end = self.buf.len() + len;
         self.buf.extend_from_slice(&word.to_le_bytes());

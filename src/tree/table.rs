@@ -118,8 +118,8 @@ impl NodeTable {
     }
 
     /// Doubles `by_pair` (at least 1024 slots) and places every node again,
-    /// in the order of their slots: each slot's first slot in the new table
-    /// is its first slot in the old one or that plus the old length, so the
+    /// in the order of their slots: a node's first slot in the new table is
+    /// its first slot in the old one or that plus the old length, so the
     /// writes go forward through two runs.
     fn grow(&mut self) {
         let len = (self.by_pair.len() * 2).max(1024);
