@@ -170,3 +170,32 @@ fn force_and_fit() {
     r.fit(&vec![false, false]);
     assert_eq!(r.contents, Tree::list([Tree::NIL]));
 }
+
+#[test]
+fn code_built_at_run_time_runs_in_the_arena_as_on_plain_trees() {
+    use Instruction::*;
+    // Register 1 holds an instruction, register 2 a program; the program
+    // conses the instruction onto it twice (two new program nodes whose
+    // head nobody has decoded yet) and jumps to the first; the rest jumps
+    // to the second, which finds its head decoded through the first. It
+    // loops until register 3 outgrows its limit: each budget stops it
+    // somewhere else. Every memory is encoded anew, so that the arena
+    // (run first) meets the instructions not decoded.
+    let fresh = |limit| {
+        let mut m = memory(&[100, 100, 100, limit, 100, 100, 100]);
+        m[0].contents = program(&[Construct(1, 2, 5), Construct(1, 2, 6), CopyIfNil(4, 5, 0)]);
+        m[1].contents = Construct(3, 3, 3).encode();
+        m[2].contents = program(&[CopyIfNil(4, 6, 0)]);
+        m
+    };
+    for budget in 0..40 {
+        for limit in [1_000, 20] {
+            let mut arena = fresh(limit);
+            let outcome = run_capped(&mut arena, budget, u64::MAX);
+            let mut plain = fresh(limit);
+            let expected = run_until(&mut plain, budget, false, &mut |_, _| false);
+            assert_eq!(outcome, expected, "budget {budget}, limit {limit}");
+            assert_eq!(arena, plain, "budget {budget}, limit {limit}");
+        }
+    }
+}
