@@ -136,29 +136,57 @@ impl SourceFile {
 /// read once for it, at about one instruction a byte; `match_indices` took
 /// seven, docs/performance.md, "Issue 20, sixth round: check").
 fn line_starts(text: &str) -> Vec<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
     let mut starts = vec![0];
-    let mut push_newlines = |at: usize, bytes: &[u8]| {
-        let found = bytes.iter().enumerate().filter(|&(_, &b)| b == b'\n');
-        starts.extend(found.map(|(k, _)| at + k + 1));
-    };
     let mut chunks = text.as_bytes().chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
-        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or_default());
-        // Zero in the bytes that are newlines: a byte of `x` is zero only
-        // if this sets the high bit of some byte (exactly when there is
-        // one, which is all that is asked).
-        let x = word ^ NEWLINES;
-        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
-            push_newlines(at, chunk);
+        let mut marks = newline_marks(chunk.try_into().unwrap_or_default());
+        while marks != 0 {
+            starts.push(at + marks.trailing_zeros() as usize / 8 + 1);
+            marks &= marks - 1;
         }
         at += 8;
     }
-    push_newlines(at, chunks.remainder());
+    let found = chunks
+        .remainder()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n');
+    starts.extend(found.map(|(k, _)| at + k + 1));
     starts
+}
+
+/// The newlines among eight bytes, found at once: the high bit of byte `k`
+/// of the result (read little-endian) is set exactly when `bytes[k]` is
+/// `\n`. Without carries between bytes, so no byte is marked falsely.
+pub(crate) fn newline_marks(bytes: [u8; 8]) -> u64 {
+    const LOW: u64 = u64::from_le_bytes([0x7f; 8]);
+    let x = u64::from_le_bytes(bytes) ^ u64::from_le_bytes([b'\n'; 8]);
+    // A byte of `x` is zero exactly at a newline: adding 0x7f to its low
+    // seven bits reaches the high bit for every other byte.
+    !(((x & LOW) + LOW) | x | LOW)
+}
+
+/// Texts for tests of newline scanners: one of every length below
+/// `lengths`, of pieces picked by a simple generator, so that newlines fall
+/// at every offset in and across the words of eight bytes, in runs, beside
+/// bytes one off a newline and inside characters of several bytes.
+#[cfg(test)]
+pub(crate) fn texts_with_newlines(lengths: usize) -> impl Iterator<Item = String> {
+    let pieces = [
+        "a", "\n", "\n\n", "é", "\r\n", "\u{b}", "\u{8a}", "\u{10a}", "; x",
+    ];
+    let mut seed = 7u64;
+    (0..lengths).map(move |length| {
+        let mut text = String::new();
+        while text.len() < length {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+        }
+        text
+    })
 }
 
 /// Every file an assembly read, by [`FileId`].
@@ -222,22 +250,30 @@ mod tests {
 
     #[test]
     fn line_starts_are_those_of_a_plain_scan() {
-        // Texts of every length up to 300, of pieces picked by a simple
-        // generator: newlines at every offset in and across the chunks of
-        // eight, runs of them, bytes one off a newline and non-ASCII ones.
-        let pieces = ["a", "\n", "\n\n", "é", "\r\n", "\u{b}", "\u{10a}", "; x"];
-        let mut seed = 7u64;
-        for length in 0..300 {
-            let mut text = String::new();
-            while text.len() < length {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-            }
+        for text in texts_with_newlines(300) {
             assert_eq!(line_starts(&text), plain_line_starts(&text), "{text:?}");
+        }
+        for length in 0..300 {
             let all_newlines = "\n".repeat(length);
             assert_eq!(line_starts(&all_newlines), plain_line_starts(&all_newlines));
+        }
+    }
+
+    #[test]
+    fn newline_marks_mark_exactly_the_newlines() {
+        // Every byte value at every place, beside newlines and beside
+        // bytes one off them (where a carry would mark falsely).
+        for place in 0..8 {
+            for value in 0..=255u8 {
+                for fill in [0u8, b'\n', b'\n' + 1, b'\n' - 1, 0x80, 0xff] {
+                    let mut bytes = [fill; 8];
+                    bytes[place] = value;
+                    let plain = (0..8)
+                        .filter(|&k| bytes[k] == b'\n')
+                        .fold(0u64, |marks, k| marks | 0x80 << (8 * k));
+                    assert_eq!(newline_marks(bytes), plain, "{bytes:?}");
+                }
+            }
         }
     }
 }
