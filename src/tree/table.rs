@@ -48,10 +48,14 @@ impl NodeTable {
         if let Some(&id) = self.by_node.get(&tree.node_id()) {
             return id;
         }
-        // Explicit stack: (tree, children done?).
-        let mut stack: Vec<(&Tree, bool)> = vec![(tree, false)];
-        let mut ids: Vec<u64> = Vec::new();
-        while let Some((t, expanded)) = stack.pop() {
+        // Explicit stack of the trees to number, with beside it whether each
+        // one's halves are done (a bit apart, so that an entry is 8 bytes:
+        // down a code register's spine the stack holds a tree per cons),
+        // and the ids made and not yet used (node ids fit in 32 bits).
+        let mut stack: Vec<&Tree> = vec![tree];
+        let mut halves_done: Vec<bool> = vec![false];
+        let mut ids: Vec<u32> = Vec::new();
+        while let (Some(t), Some(expanded)) = (stack.pop(), halves_done.pop()) {
             let Some((front, back)) = t.split() else {
                 ids.push(0);
                 continue;
@@ -59,9 +63,9 @@ impl NodeTable {
             if expanded {
                 let back_id = ids.pop().unwrap_or(0);
                 let front_id = ids.pop().unwrap_or(0);
-                let id = self.pair_id(front_id, back_id);
+                let id = self.pair_id(front_id.into(), back_id.into());
                 if t.is_shared() {
-                    self.by_node.insert(t.node_id(), id);
+                    self.by_node.insert(t.node_id(), id.into());
                 }
                 ids.push(id);
             } else if let Some(&id) = t
@@ -69,14 +73,13 @@ impl NodeTable {
                 .then(|| self.by_node.get(&t.node_id()))
                 .flatten()
             {
-                ids.push(id);
+                ids.push(u32::try_from(id).expect("node ids fit in 32 bits"));
             } else {
-                stack.push((t, true));
-                stack.push((back, false));
-                stack.push((front, false));
+                stack.extend([t, back, front]);
+                halves_done.extend([true, false, false]);
             }
         }
-        let id = ids.pop().unwrap_or(0);
+        let id = ids.pop().unwrap_or(0).into();
         if !tree.is_nil() {
             self.by_node.insert(tree.node_id(), id);
         }
@@ -84,7 +87,7 @@ impl NodeTable {
     }
 
     /// The id of the node `(front, back)`, added if it is new.
-    fn pair_id(&mut self, front: u64, back: u64) -> u64 {
+    fn pair_id(&mut self, front: u64, back: u64) -> u32 {
         if self.first_over.is_empty() {
             // Nil's entry.
             self.first_over.push(0);
@@ -92,7 +95,7 @@ impl NodeTable {
         debug_assert!(front <= self.nodes.len() as u64 && back <= self.nodes.len() as u64);
         let first = self.first_over[back as usize];
         if first != 0 && self.nodes[first as usize - 1] == (front, back) {
-            return first.into();
+            return first;
         }
         let new = u32::try_from(self.nodes.len() + 1).expect("fewer than 2^32 nodes in a table");
         if first == 0 {
@@ -107,14 +110,14 @@ impl NodeTable {
             match probe(&self.by_pair, tag, |id| {
                 nodes[id as usize - 1] == (front, back)
             }) {
-                Ok(id) => return id.into(),
+                Ok(id) => return id,
                 Err(slot) => self.by_pair[slot] = (new, tag),
             }
             self.in_pairs += 1;
         }
         self.nodes.push((front, back));
         self.first_over.push(0);
-        new.into()
+        new
     }
 
     /// Doubles `by_pair` (at least 1024 slots) and places every node again,
