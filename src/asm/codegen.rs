@@ -7,7 +7,7 @@ use super::layout::{Layout, always_nil, block_name};
 use super::macros::{Chain, Expansion};
 use super::resolve::{LimitSpec, Opcode, Resolved, Role};
 use super::source::{Sources, Span};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, newline_marks};
 use crate::image::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
     Segment, SourceMap,
@@ -671,17 +671,13 @@ fn found_slot(file: usize, offset: usize) -> usize {
 }
 
 /// How many line breaks (`\n`) `bytes` has, and where the last is: a word
-/// of 8 bytes at a time, the line breaks marked in it exactly (each byte's
-/// low 7 bits plus 0x7f carry into its high bit unless they are all 0,
-/// and no carry crosses a byte).
+/// of 8 bytes at a time ([`newline_marks`]).
 fn line_breaks(bytes: &[u8]) -> (usize, Option<usize>) {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let mut count = 0;
     let mut last = None;
     let mut words = bytes.chunks_exact(8);
     for (k, word) in words.by_ref().enumerate() {
-        let x = u64::from_le_bytes(word.try_into().unwrap_or_default()) ^ (LOW / 0x7f * 0x0a);
-        let marks = !(((x & LOW) + LOW) | x | LOW);
+        let marks = newline_marks(word.try_into().unwrap_or_default());
         if marks != 0 {
             count += marks.count_ones() as usize;
             last = Some(k * 8 + 7 - marks.leading_zeros() as usize / 8);
@@ -1023,16 +1019,7 @@ mod tests {
 
     #[test]
     fn line_breaks_are_those_of_a_plain_scan() {
-        let pieces = ["a", "\n", "\n\n", "é", "\r\n", "\u{b}", "\u{8a}", "\u{10a}"];
-        let mut seed = 7u64;
-        for length in 0..200 {
-            let mut text = String::new();
-            while text.len() < length {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-            }
+        for text in crate::diagnostic::texts_with_newlines(200) {
             let bytes = text.as_bytes();
             let plain = (
                 bytes.iter().filter(|&&b| b == b'\n').count(),

@@ -13,6 +13,9 @@ mod source;
 pub use code::Code;
 pub use json::{render_json, to_json};
 pub use render::{MAX_SHOWN, render};
+pub(crate) use source::newline_marks;
+#[cfg(test)]
+pub(crate) use source::texts_with_newlines;
 pub use source::{FileId, SourceFile, Sources, Span};
 
 /// An error that can be shown as diagnostics: each error type of the
