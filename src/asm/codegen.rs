@@ -1032,13 +1032,7 @@ mod tests {
     #[test]
     fn positions_are_those_of_line_col() {
         use super::super::source::{FileId, SourceFile};
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::tree::random_below(0x2545_f491_4f6c_dd1d);
         // Lines short and long (past the walk), with characters of several
         // bytes and carriage returns.
         let mut sources = Sources::default();
@@ -1082,13 +1076,8 @@ mod tests {
 
     #[test]
     fn the_location_index_finds_what_a_map_of_every_key_finds() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % u64::from(n)) as u32
-        };
+        let mut below = crate::tree::random_below(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u32| below(n as usize) as u32;
         let mut index = LocationIndex::default();
         let mut table: Vec<Location> = Vec::new();
         let mut map: HashMap<(u32, u32, u32, u32), u32> = HashMap::new();

@@ -118,9 +118,10 @@ pub struct Section {
     /// The statements (but those in `runs`).
     pub items: Vec<Item>,
     /// The instructions expansion made into [`Instr`]s (of the main file,
-    /// outside hand-laid `block`s, by [`expand_to_instructions`]): each run is `(k, instructions)`, the instructions that
-    /// come after `items[..k]` and before `items[k..]`, in order. The
-    /// instructions of a block are one run, moved into it whole.
+    /// outside hand-laid `block`s, by [`expand_to_instructions`]): each run
+    /// is `(k, instructions)`, the instructions that come after
+    /// `items[..k]` and before `items[k..]`, in order. The instructions of
+    /// a block are one run, moved into it whole.
     pub runs: Vec<(usize, Vec<Instr>)>,
 }
 

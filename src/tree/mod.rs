@@ -277,5 +277,17 @@ impl std::fmt::Debug for Tree {
     }
 }
 
+/// A small random generator for unit tests (xorshift64 from `seed`): each
+/// call gives a number below `n`.
+#[cfg(test)]
+pub(crate) fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -242,13 +242,7 @@ mod tests {
 
     #[test]
     fn ids_and_nodes_are_those_of_a_plain_numbering() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::tree::random_below(0x2545_f491_4f6c_dd1d);
         // Trees that share nodes (kept in `pool` and in their parents),
         // trees that hold nodes once (the inner cons of a nested pair), and
         // equal trees built apart (fresh pairs of Nil).
