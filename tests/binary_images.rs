@@ -464,12 +464,21 @@ fn the_command_line_writes_converts_and_reads_both_forms() {
     let at = |name: &str| dir.join(name).to_str().expect("UTF-8").to_string();
     let source = Path::new(MANIFEST).join("examples/builder.cta");
     let source = source.to_str().expect("UTF-8");
-    cli_common::stdout_of(&["asm", source, "-o", &at("json.ctm")]);
     cli_common::stdout_of(&[
         "asm",
         source,
         "-o",
-        &at("asm.bin"),
+        &at("json.ctm"),
+        "--image-format",
+        "json",
+    ]);
+    // The binary form is what `asm` writes unless asked for JSON.
+    cli_common::stdout_of(&["asm", source, "-o", &at("asm.bin")]);
+    cli_common::stdout_of(&[
+        "asm",
+        source,
+        "-o",
+        &at("asm.named.bin"),
         "--image-format",
         "binary",
     ]);
@@ -494,6 +503,8 @@ fn the_command_line_writes_converts_and_reads_both_forms() {
     let read = |name: &str| std::fs::read(at(name)).expect("written");
     assert!(read("bin.ctm").starts_with(MAGIC));
     assert_eq!(read("asm.bin"), read("bin.ctm"));
+    assert_eq!(read("asm.named.bin"), read("bin.ctm"));
+    assert!(read("json.ctm").starts_with(b"{"));
     assert_eq!(read("again.ctm"), read("json.ctm"));
     // disasm, exec and the debugger read either form alike.
     let disasm = cli_common::stdout_of(&["disasm", &at("json.ctm")]);

@@ -125,7 +125,7 @@ const DASH: &[(&str, Option<DashCase>)] = &[
     (
         "asm",
         Some((
-            &["-", "-o", "-"],
+            &["-", "-o", "-", "--image-format", "json"],
             "examples/count.cta",
             ".",
             "{\"format\":\"constree-image\"",

@@ -99,6 +99,8 @@ fn images_named_on_the_command_line_map_children() {
             "examples/builder/builder.cta",
             "-o",
             image.to_str().unwrap(),
+            "--image-format",
+            "json",
         ],
         "",
     );

@@ -157,6 +157,9 @@ fn dev_null_stays_a_device() {
     assert!(kind.is_char_device(), "/dev/null is still a device");
 }
 
+/// The first bytes of what `constree asm` writes: the binary form's magic.
+const IMAGE: &[u8] = constree::image::binary::MAGIC;
+
 #[test]
 fn a_fifo_is_written_into_not_replaced() {
     let scratch = with_examples("fifo-out", &["count.cta"]);
@@ -172,7 +175,10 @@ fn a_fifo_is_written_into_not_replaced() {
     );
     out.assert_success();
     let written = reader.join().unwrap();
-    assert!(written.starts_with(b"{"), "the image came through the FIFO");
+    assert!(
+        written.starts_with(IMAGE),
+        "the image came through the FIFO"
+    );
     let snap = snapshot(scratch.path());
     assert_eq!(snap[Path::new("image.fifo")], Entry::Fifo);
     assert_eq!(snap.len(), 2, "no temporary file left: {snap:?}");
@@ -194,7 +200,7 @@ fn a_symlink_output_is_written_through_and_stays_a_link() {
         panic!("real.ctm is a file")
     };
     assert!(
-        image.starts_with(b"{"),
+        image.starts_with(IMAGE),
         "the image replaced the file the link names"
     );
     assert_eq!(snap.len(), 3, "no temporary file left: {snap:?}");
@@ -223,7 +229,7 @@ fn planted_symlinks_under_temporary_names_redirect_nothing() {
     out.assert_success();
     let snap = snapshot(scratch.path());
     assert_eq!(snap[Path::new("victim")], Entry::File(b"precious".to_vec()));
-    assert!(matches!(&snap[Path::new("out.ctm")], Entry::File(b) if b.starts_with(b"{")));
+    assert!(matches!(&snap[Path::new("out.ctm")], Entry::File(b) if b.starts_with(IMAGE)));
     assert_eq!(snap.len(), before + 1, "only out.ctm was added");
 }
 
@@ -663,7 +669,14 @@ fn the_debugger_shows_sources_from_the_image_never_from_a_path_it_names() {
     scratch.write("secret.txt", "THE SECRET\n");
     run_capped(
         scratch.path(),
-        &["asm", "count.cta", "-o", "count.ctm"],
+        &[
+            "asm",
+            "count.cta",
+            "-o",
+            "count.ctm",
+            "--image-format",
+            "json",
+        ],
         b"",
     )
     .assert_success();

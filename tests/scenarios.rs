@@ -630,7 +630,14 @@ fn random_placement_follows_the_seed() {
 fn an_image_that_overflows_its_own_limits_is_refused() {
     let dir = scratch_dir("image_overflow");
     let ctm = dir.join("walker.ctm");
-    stdout_of(&["asm", arg(&example("walker.cta")), "-o", arg(&ctm)]);
+    stdout_of(&[
+        "asm",
+        arg(&example("walker.cta")),
+        "-o",
+        arg(&ctm),
+        "--image-format",
+        "json",
+    ]);
     let text = std::fs::read_to_string(&ctm).unwrap();
     let out = "\"name\":\"out\",\"limit\":1024";
     assert!(text.contains(out), "{text}");

@@ -32,8 +32,8 @@ pub enum Command {
     /// image, and every command that reads an image reads either.
     #[command(after_help = "Examples:
   constree asm examples/count.cta -o /tmp/count.ctm
-  constree image convert /tmp/count.ctm --to binary -o /tmp/count.bin.ctm
-  constree image convert /tmp/count.bin.ctm --to json -o /tmp/again.ctm   # the same bytes as /tmp/count.ctm")]
+  constree image convert /tmp/count.ctm --to json -o /tmp/count.json.ctm
+  constree image convert /tmp/count.json.ctm --to binary -o /tmp/again.ctm   # the same bytes as /tmp/count.ctm")]
     Convert {
         /// The image (`.ctm`, either form); `-` reads standard input.
         file: PathBuf,
@@ -63,7 +63,9 @@ pub fn run(command: Command) -> Result<ExitCode, Failure> {
 pub fn write(image: &crate::image::Image, output: &Path, form: FormArg) -> Result<(), Failure> {
     if form == FormArg::Binary && output == Path::new("-") && std::io::stdout().is_terminal() {
         return Err(Failure::Usage(
-            "the binary form is not for a terminal: -o FILE writes it to a file".into(),
+            "the binary form is not for a terminal: -o FILE writes it to a file, and \
+             the JSON form (--image-format json, or --to json) can be printed"
+                .into(),
         ));
     }
     save_as(image, output, form.into())?;
