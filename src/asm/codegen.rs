@@ -8,6 +8,7 @@ use super::macros::{Chain, Expansion};
 use super::resolve::{LimitSpec, Opcode, Resolved, Role};
 use super::source::{Sources, Span};
 use crate::diagnostic::{Code, Diagnostic, newline_marks};
+use crate::image::beside::beside;
 use crate::image::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
     Segment, SourceMap,
@@ -581,6 +582,8 @@ impl Generator<'_> {
         (source_map, labels)
     }
 
+    /// The image. The files' texts are hashed on a second thread while
+    /// the source map is built ([`beside`]).
     fn image(&self, limits: &[i64]) -> Image {
         let resolved = self.resolved;
         let sources = &self.expansion.sources;
@@ -594,7 +597,22 @@ impl Generator<'_> {
                 contents: self.contents[i].clone().unwrap_or_default(),
             })
             .collect();
-        let (source_map, labels) = self.source_map_and_labels(sources);
+        let files: Vec<(&str, &str)> = sources
+            .iter()
+            .map(|(_, f)| (f.name.as_str(), f.text.as_str()))
+            .collect();
+        let bytes = files.iter().map(|(_, text)| text.len()).sum();
+        let ((hashes, sources_hash), (source_map, labels)) = beside(
+            bytes,
+            || {
+                let hashes: Vec<String> = files
+                    .iter()
+                    .map(|(_, text)| crate::image::sources::hash(text))
+                    .collect();
+                (hashes, sources_hash(&files))
+            },
+            || self.source_map_and_labels(sources),
+        );
         Image {
             registers,
             labels,
@@ -602,30 +620,32 @@ impl Generator<'_> {
                 .callstack
                 .map(|(stack, link)| CallStack { stack, link }),
             source_map,
-            files: sources
+            files: files
                 .iter()
-                .map(|(_, f)| FileRecord {
-                    name: f.name.clone(),
-                    hash: crate::image::sources::hash(&f.text),
-                    text: Some(f.text.clone()),
+                .zip(hashes)
+                .map(|(&(name, text), hash)| FileRecord {
+                    name: name.to_string(),
+                    hash,
+                    text: Some(text.to_string()),
                 })
                 .collect(),
             compiler: format!("constree {}", env!("CARGO_PKG_VERSION")),
-            sources_hash: sources_hash(sources),
+            sources_hash,
             // Filled in by the assembler, which compiles them.
             images: Vec::new(),
         }
     }
 }
 
-/// SHA-256 over every file's name and text, in the order they were read.
-pub fn sources_hash(sources: &Sources) -> String {
+/// SHA-256 over every file's name and text (`(name, text)` per file, in
+/// the order they were read).
+fn sources_hash(files: &[(&str, &str)]) -> String {
     let mut hasher = Sha256::new();
-    for (_, f) in sources.iter() {
-        hasher.update(f.name.as_bytes());
+    for (name, text) in files {
+        hasher.update(name.as_bytes());
         hasher.update([0]);
-        hasher.update((f.text.len() as u64).to_le_bytes());
-        hasher.update(f.text.as_bytes());
+        hasher.update((text.len() as u64).to_le_bytes());
+        hasher.update(text.as_bytes());
     }
     crate::image::sources::hex(&hasher.finalize())
 }
