@@ -468,17 +468,17 @@ impl Generator<'_> {
     fn source_map_and_labels(&self, sources: &Sources) -> (SourceMap, Vec<LabelSymbol>) {
         let resolved = self.resolved;
         let blocks = &resolved.blocks;
-        let count = blocks
-            .iter()
-            .enumerate()
-            .filter(|(b, block)| block.hand.is_some() || self.layout.reachable[*b])
-            .map(|(_, block)| block.instrs.len())
-            .sum();
+        let in_image = |b: usize| blocks[b].hand.is_some() || self.layout.reachable[b];
+        let (count, segment_count) = (0..blocks.len())
+            .filter(|&b| in_image(b))
+            .fold((0, 0), |(count, segments), b| {
+                (count + blocks[b].instrs.len(), segments + 1)
+            });
         let mut locations = Locations::new(sources, count);
-        let mut segments: Vec<Segment> = Vec::new();
+        let mut segments: Vec<Segment> = Vec::with_capacity(segment_count);
         let mut segment_of: Vec<Option<u32>> = vec![None; blocks.len()];
         for (b, block) in blocks.iter().enumerate() {
-            if block.hand.is_some() || self.layout.reachable[b] {
+            if in_image(b) {
                 segment_of[b] = Some(segments.len() as u32);
                 let here = block
                     .instrs
@@ -512,7 +512,7 @@ impl Generator<'_> {
             };
             segments[s as usize].next = next;
         }
-        let mut registers: Vec<RegisterMap> = Vec::new();
+        let mut registers: Vec<RegisterMap> = Vec::with_capacity(segment_count + 1);
         if resolved.registers[0].init.is_none()
             && let Some(segment) = resolved.entry.and_then(|e| segment_of[e])
         {
@@ -553,7 +553,8 @@ impl Generator<'_> {
                 place[b] = None;
             }
         }
-        let mut labels: Vec<LabelSymbol> = Vec::new();
+        // About one label a block.
+        let mut labels: Vec<LabelSymbol> = Vec::with_capacity(segment_count);
         for (b, block) in blocks.iter().enumerate() {
             let Some((register, offset)) = place[b] else {
                 continue;
@@ -740,15 +741,20 @@ fn chain_slot(id: usize) -> usize {
 }
 
 impl<'s> Locations<'s> {
-    /// Interning for about `count` locations.
+    /// Interning for about `count` locations: the lists that grow with
+    /// them have room for that many from the start, so that they do not
+    /// grow by copying (room not filled is not touched). The main file,
+    /// file 0, has most of a program's instructions.
     fn new(sources: &'s Sources, count: usize) -> Self {
+        let mut sites: Vec<Rc<[ExpansionSite]>> = Vec::with_capacity(count + 1);
+        sites.push(Rc::from([]));
         Locations {
             sources,
             table: Vec::with_capacity(count),
-            index: LocationIndex::default(),
+            index: LocationIndex::with_room(count),
             expansions: FxHashMap::default(),
-            outside: Vec::new(),
-            sites: vec![Rc::from([])],
+            outside: vec![Vec::with_capacity(count)],
+            sites,
             chains: vec![(0, 0); CHAIN_CACHE],
             cursors: Vec::new(),
             found: Vec::new(),
@@ -966,6 +972,16 @@ fn file_in_order(sorted: &mut Vec<(u64, u32)>, (line, column): (u32, u32), new: 
 const EXPANSION_LIST: u32 = 8;
 
 impl LocationIndex {
+    /// An index with room for `count` locations (see [`Locations::new`]).
+    fn with_room(count: usize) -> Self {
+        LocationIndex {
+            outside: vec![Vec::with_capacity(count)],
+            lists: Vec::with_capacity(count + 1),
+            previous: Vec::with_capacity(count),
+            ..LocationIndex::default()
+        }
+    }
+
     /// The location of `key` if `table` has it; else `None`, and the
     /// location about to be pushed as `new` is filed under it.
     fn find_or_add(
