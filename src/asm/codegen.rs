@@ -583,8 +583,8 @@ impl Generator<'_> {
         (source_map, labels)
     }
 
-    /// The image. The files' texts are hashed on a second thread while
-    /// the source map is built ([`beside`]).
+    /// The image. The files' records (their texts hashed and copied) are
+    /// made on a second thread while the source map is built ([`beside`]).
     fn image(&self, limits: &[i64]) -> Image {
         let resolved = self.resolved;
         let sources = &self.expansion.sources;
@@ -603,14 +603,18 @@ impl Generator<'_> {
             .map(|(_, f)| (f.name.as_str(), f.text.as_str()))
             .collect();
         let bytes = files.iter().map(|(_, text)| text.len()).sum();
-        let ((hashes, sources_hash), (source_map, labels)) = beside(
+        let ((records, sources_hash), (source_map, labels)) = beside(
             bytes,
             || {
-                let hashes: Vec<String> = files
+                let records: Vec<FileRecord> = files
                     .iter()
-                    .map(|(_, text)| crate::image::sources::hash(text))
+                    .map(|&(name, text)| FileRecord {
+                        name: name.to_string(),
+                        hash: crate::image::sources::hash(text),
+                        text: Some(text.to_string()),
+                    })
                     .collect();
-                (hashes, sources_hash(&files))
+                (records, sources_hash(&files))
             },
             || self.source_map_and_labels(sources),
         );
@@ -621,15 +625,7 @@ impl Generator<'_> {
                 .callstack
                 .map(|(stack, link)| CallStack { stack, link }),
             source_map,
-            files: files
-                .iter()
-                .zip(hashes)
-                .map(|(&(name, text), hash)| FileRecord {
-                    name: name.to_string(),
-                    hash,
-                    text: Some(text.to_string()),
-                })
-                .collect(),
+            files: records,
             compiler: format!("constree {}", env!("CARGO_PKG_VERSION")),
             sources_hash,
             // Filled in by the assembler, which compiles them.
