@@ -78,7 +78,7 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
     }
     let texts: Vec<Option<Vec<&str>>> = order.iter().map(|i| i.texts()).collect();
     let bytes = order.iter().map(|i| i.text_bytes()).sum();
-    let (packed, (contents, nodes)) = super::beside::beside(
+    let (packed, (contents, table)) = super::beside::beside(
         bytes,
         || {
             texts
@@ -93,9 +93,10 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
                 .iter()
                 .map(|i| i.registers.iter().map(|r| table.id(&r.contents)).collect())
                 .collect();
-            (contents, table.into_nodes())
+            (contents, table)
         },
     );
+    let nodes = table.pairs();
     let mut w = Writer(Vec::with_capacity(64 + nodes.len() * 4));
     w.0.extend_from_slice(MAGIC);
     w.int(VERSION);
@@ -103,10 +104,10 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
     for (k, &(front, back)) in nodes.iter().enumerate() {
         let id = k as u64 + 1;
         for child in [front, back] {
-            w.int(if child == 0 { 0 } else { id - child });
+            w.int(if child == 0 { 0 } else { id - u64::from(child) });
         }
     }
-    drop(nodes);
+    drop(table);
     w.int(order.len() as u64);
     let mut next_child = 1;
     for ((image, contents), packed) in order.iter().zip(&contents).zip(&packed) {

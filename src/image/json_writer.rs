@@ -55,7 +55,6 @@ fn write_up_to_sources<'w, W: Write>(image: &Image, out: &'w mut W) -> io::Resul
         .iter()
         .map(|r| table.id(&r.contents))
         .collect();
-    let nodes = table.into_nodes();
     let mut j = Json {
         out,
         buf: Vec::with_capacity(FLUSH_AT + FLUSH_AT / 4),
@@ -75,14 +74,14 @@ fn write_up_to_sources<'w, W: Write>(image: &Image, out: &'w mut W) -> io::Resul
         j.str(&f.hash)?;
         j.raw("}")
     })?;
-    j.list("nodes", &nodes, |j, &(front, back)| {
+    j.list("nodes", table.pairs(), |j, &(front, back)| {
         j.raw("[")?;
-        j.uint(front)?;
+        j.uint(front.into())?;
         j.raw(",")?;
-        j.uint(back)?;
+        j.uint(back.into())?;
         j.raw("]")
     })?;
-    drop(nodes);
+    drop(table);
     j.list(
         "registers",
         image.registers.iter().zip(contents),
