@@ -47,3 +47,25 @@ pub(crate) fn beside<A: Send, B>(
         );
     (a.expect("the work runs once"), b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_results_come_back_for_small_and_large_work() {
+        let text = "x".repeat(WORTH_A_THREAD);
+        for bytes in [0, text.len()] {
+            let mut here = 0;
+            let (a, b) = beside(
+                bytes,
+                || text[..bytes].len(),
+                || {
+                    here += 1;
+                    "done"
+                },
+            );
+            assert_eq!((a, b, here), (bytes, "done", 1));
+        }
+    }
+}
