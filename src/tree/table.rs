@@ -54,14 +54,20 @@ impl NodeTable {
         // one's halves are done (a bit apart, so that an entry is 8 bytes:
         // down a code register's spine the stack holds a tree per cons),
         // and the ids made and not yet used (node ids fit in 32 bits).
-        // Down a spine each holds about one entry a cons: they get room for
-        // as many as the tree has conses, at most the room left for nodes
-        // (see [`NodeTable::with_capacity`]), so that a long code spine's
-        // walk does not grow them by copying.
-        let room = usize::try_from(tree.size())
-            .unwrap_or(usize::MAX)
-            .min(self.nodes.capacity() - self.nodes.len())
-            + 1;
+        // Down a spine each holds about one entry a cons. The first tree
+        // numbered (in an image, `prog`'s code: the longest spine) gets
+        // room for as many as it has conses, at most the room made for
+        // nodes (see [`NodeTable::with_capacity`]), so that its walk does
+        // not grow them by copying; the others, which mostly meet numbered
+        // nodes soon, start small.
+        let room = if self.nodes.is_empty() {
+            usize::try_from(tree.size())
+                .unwrap_or(usize::MAX)
+                .min(self.nodes.capacity())
+                + 1
+        } else {
+            1
+        };
         let mut stack: Vec<&Tree> = Vec::with_capacity(room);
         let mut halves_done: Vec<bool> = Vec::with_capacity(room);
         let mut ids: Vec<u32> = Vec::with_capacity(room);
