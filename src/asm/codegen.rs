@@ -8,6 +8,7 @@ use super::macros::{Chain, Expansion};
 use super::resolve::{LimitSpec, Opcode, Resolved, Role};
 use super::source::{Sources, Span};
 use crate::diagnostic::{Code, Diagnostic, newline_marks};
+use crate::image::beside::beside;
 use crate::image::{
     CallStack, ExpansionSite, FileRecord, Image, ImageRegister, LabelSymbol, Location, RegisterMap,
     Segment, SourceMap,
@@ -467,17 +468,17 @@ impl Generator<'_> {
     fn source_map_and_labels(&self, sources: &Sources) -> (SourceMap, Vec<LabelSymbol>) {
         let resolved = self.resolved;
         let blocks = &resolved.blocks;
-        let count = blocks
-            .iter()
-            .enumerate()
-            .filter(|(b, block)| block.hand.is_some() || self.layout.reachable[*b])
-            .map(|(_, block)| block.instrs.len())
-            .sum();
+        let in_image = |b: usize| blocks[b].hand.is_some() || self.layout.reachable[b];
+        let (count, segment_count) = (0..blocks.len())
+            .filter(|&b| in_image(b))
+            .fold((0, 0), |(count, segments), b| {
+                (count + blocks[b].instrs.len(), segments + 1)
+            });
         let mut locations = Locations::new(sources, count);
-        let mut segments: Vec<Segment> = Vec::new();
+        let mut segments: Vec<Segment> = Vec::with_capacity(segment_count);
         let mut segment_of: Vec<Option<u32>> = vec![None; blocks.len()];
         for (b, block) in blocks.iter().enumerate() {
-            if block.hand.is_some() || self.layout.reachable[b] {
+            if in_image(b) {
                 segment_of[b] = Some(segments.len() as u32);
                 let here = block
                     .instrs
@@ -511,7 +512,7 @@ impl Generator<'_> {
             };
             segments[s as usize].next = next;
         }
-        let mut registers: Vec<RegisterMap> = Vec::new();
+        let mut registers: Vec<RegisterMap> = Vec::with_capacity(segment_count + 1);
         if resolved.registers[0].init.is_none()
             && let Some(segment) = resolved.entry.and_then(|e| segment_of[e])
         {
@@ -552,7 +553,8 @@ impl Generator<'_> {
                 place[b] = None;
             }
         }
-        let mut labels: Vec<LabelSymbol> = Vec::new();
+        // About one label a block.
+        let mut labels: Vec<LabelSymbol> = Vec::with_capacity(segment_count);
         for (b, block) in blocks.iter().enumerate() {
             let Some((register, offset)) = place[b] else {
                 continue;
@@ -581,6 +583,8 @@ impl Generator<'_> {
         (source_map, labels)
     }
 
+    /// The image. The files' records (their texts hashed and copied) are
+    /// made on a second thread while the source map is built ([`beside`]).
     fn image(&self, limits: &[i64]) -> Image {
         let resolved = self.resolved;
         let sources = &self.expansion.sources;
@@ -594,7 +598,26 @@ impl Generator<'_> {
                 contents: self.contents[i].clone().unwrap_or_default(),
             })
             .collect();
-        let (source_map, labels) = self.source_map_and_labels(sources);
+        let files: Vec<(&str, &str)> = sources
+            .iter()
+            .map(|(_, f)| (f.name.as_str(), f.text.as_str()))
+            .collect();
+        let bytes = files.iter().map(|(_, text)| text.len()).sum();
+        let ((records, sources_hash), (source_map, labels)) = beside(
+            bytes,
+            || {
+                let records: Vec<FileRecord> = files
+                    .iter()
+                    .map(|&(name, text)| FileRecord {
+                        name: name.to_string(),
+                        hash: crate::image::sources::hash(text),
+                        text: Some(text.to_string()),
+                    })
+                    .collect();
+                (records, sources_hash(&files))
+            },
+            || self.source_map_and_labels(sources),
+        );
         Image {
             registers,
             labels,
@@ -602,30 +625,24 @@ impl Generator<'_> {
                 .callstack
                 .map(|(stack, link)| CallStack { stack, link }),
             source_map,
-            files: sources
-                .iter()
-                .map(|(_, f)| FileRecord {
-                    name: f.name.clone(),
-                    hash: crate::image::sources::hash(&f.text),
-                    text: Some(f.text.clone()),
-                })
-                .collect(),
+            files: records,
             compiler: format!("constree {}", env!("CARGO_PKG_VERSION")),
-            sources_hash: sources_hash(sources),
+            sources_hash,
             // Filled in by the assembler, which compiles them.
             images: Vec::new(),
         }
     }
 }
 
-/// SHA-256 over every file's name and text, in the order they were read.
-pub fn sources_hash(sources: &Sources) -> String {
+/// SHA-256 over every file's name and text (`(name, text)` per file, in
+/// the order they were read).
+fn sources_hash(files: &[(&str, &str)]) -> String {
     let mut hasher = Sha256::new();
-    for (_, f) in sources.iter() {
-        hasher.update(f.name.as_bytes());
+    for (name, text) in files {
+        hasher.update(name.as_bytes());
         hasher.update([0]);
-        hasher.update((f.text.len() as u64).to_le_bytes());
-        hasher.update(f.text.as_bytes());
+        hasher.update((text.len() as u64).to_le_bytes());
+        hasher.update(text.as_bytes());
     }
     crate::image::sources::hex(&hasher.finalize())
 }
@@ -720,15 +737,20 @@ fn chain_slot(id: usize) -> usize {
 }
 
 impl<'s> Locations<'s> {
-    /// Interning for about `count` locations.
+    /// Interning for about `count` locations: the lists that grow with
+    /// them have room for that many from the start, so that they do not
+    /// grow by copying (room not filled is not touched). The main file,
+    /// file 0, has most of a program's instructions.
     fn new(sources: &'s Sources, count: usize) -> Self {
+        let mut sites: Vec<Rc<[ExpansionSite]>> = Vec::with_capacity(count + 1);
+        sites.push(Rc::from([]));
         Locations {
             sources,
             table: Vec::with_capacity(count),
-            index: LocationIndex::default(),
+            index: LocationIndex::with_room(count),
             expansions: FxHashMap::default(),
-            outside: Vec::new(),
-            sites: vec![Rc::from([])],
+            outside: vec![Vec::with_capacity(count)],
+            sites,
             chains: vec![(0, 0); CHAIN_CACHE],
             cursors: Vec::new(),
             found: Vec::new(),
@@ -946,6 +968,16 @@ fn file_in_order(sorted: &mut Vec<(u64, u32)>, (line, column): (u32, u32), new: 
 const EXPANSION_LIST: u32 = 8;
 
 impl LocationIndex {
+    /// An index with room for `count` locations (see [`Locations::new`]).
+    fn with_room(count: usize) -> Self {
+        LocationIndex {
+            outside: vec![Vec::with_capacity(count)],
+            lists: Vec::with_capacity(count + 1),
+            previous: Vec::with_capacity(count),
+            ..LocationIndex::default()
+        }
+    }
+
     /// The location of `key` if `table` has it; else `None`, and the
     /// location about to be pushed as `new` is filed under it.
     fn find_or_add(

@@ -66,9 +66,9 @@ pub fn is_binary(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// The binary form of an image.
+/// The binary form of an image. The sources are compressed on a second
+/// thread while the trees are numbered ([`super::beside::beside`]).
 pub fn to_binary(image: &Image) -> Vec<u8> {
-    let mut table = NodeTable::default();
     // Breadth first: an image's children get the next free indices.
     let mut order: Vec<&Image> = vec![image];
     let mut k = 0;
@@ -76,11 +76,27 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
         order.extend(order[k].images.iter());
         k += 1;
     }
-    let contents: Vec<Vec<u64>> = order
-        .iter()
-        .map(|i| i.registers.iter().map(|r| table.id(&r.contents)).collect())
-        .collect();
-    let nodes = table.into_nodes();
+    let texts: Vec<Option<Vec<&str>>> = order.iter().map(|i| i.texts()).collect();
+    let bytes = order.iter().map(|i| i.text_bytes()).sum();
+    let (packed, (contents, table)) = super::beside::beside(
+        bytes,
+        || {
+            texts
+                .iter()
+                .map(|t| t.as_deref().map(pack))
+                .collect::<Vec<_>>()
+        },
+        || {
+            let hint = order.iter().map(|i| i.node_hint()).sum();
+            let mut table = NodeTable::with_capacity(hint);
+            let contents: Vec<Vec<u64>> = order
+                .iter()
+                .map(|i| i.registers.iter().map(|r| table.id(&r.contents)).collect())
+                .collect();
+            (contents, table)
+        },
+    );
+    let nodes = table.pairs();
     let mut w = Writer(Vec::with_capacity(64 + nodes.len() * 4));
     w.0.extend_from_slice(MAGIC);
     w.int(VERSION);
@@ -88,13 +104,14 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
     for (k, &(front, back)) in nodes.iter().enumerate() {
         let id = k as u64 + 1;
         for child in [front, back] {
-            w.int(if child == 0 { 0 } else { id - child });
+            w.int(if child == 0 { 0 } else { id - u64::from(child) });
         }
     }
+    drop(table);
     w.int(order.len() as u64);
     let mut next_child = 1;
-    for (image, contents) in order.iter().zip(&contents) {
-        w.image(image, contents);
+    for ((image, contents), packed) in order.iter().zip(&contents).zip(&packed) {
+        w.image(image, contents, packed.as_deref());
         w.int(image.images.len() as u64);
         for _ in &image.images {
             w.int(next_child);
@@ -102,6 +119,20 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
         }
     }
     w.0
+}
+
+/// The raw DEFLATE of the texts, each a `str` of the binary form: written
+/// to the compressor as they are, without first copying them together.
+fn pack(texts: &[&str]) -> Vec<u8> {
+    let mut deflate = DeflateEncoder::new(Vec::new(), Compression::fast());
+    for text in texts {
+        let mut length = Writer(Vec::with_capacity(10));
+        length.int(text.len() as u64);
+        // Writing to a Vec cannot fail.
+        let _ = deflate.write_all(&length.0);
+        let _ = deflate.write_all(text.as_bytes());
+    }
+    deflate.finish().unwrap_or_default()
 }
 
 /// Builds the bytes of a binary image.
@@ -121,8 +152,9 @@ impl Writer {
         self.0.extend_from_slice(s.as_bytes());
     }
 
-    /// An image without its children, its registers' contents given as ids.
-    fn image(&mut self, image: &Image, contents: &[u64]) {
+    /// An image without its children, its registers' contents given as
+    /// ids and its texts as [`pack`] gives them (`None` when it has none).
+    fn image(&mut self, image: &Image, contents: &[u64], packed: Option<&[u8]>) {
         self.str(&image.compiler);
         self.str(&image.sources_hash);
         self.int(image.files.len() as u64);
@@ -130,18 +162,11 @@ impl Writer {
             self.str(&f.name);
             self.str(&f.hash);
         }
-        let texts: Option<Vec<&str>> = image.files.iter().map(|f| f.text.as_deref()).collect();
-        match texts {
-            Some(texts) => {
+        match packed {
+            Some(packed) => {
                 self.int(1);
-                let mut plain = Writer(Vec::new());
-                texts.iter().for_each(|t| plain.str(t));
-                let mut deflate = DeflateEncoder::new(Vec::new(), Compression::fast());
-                // Writing to a Vec cannot fail.
-                let _ = deflate.write_all(&plain.0);
-                let packed = deflate.finish().unwrap_or_default();
                 self.int(packed.len() as u64);
-                self.0.extend_from_slice(&packed);
+                self.0.extend_from_slice(packed);
             }
             None => self.int(0),
         }

@@ -20,15 +20,41 @@ use super::{Image, Location, Segment};
 use crate::tree::NodeTable;
 use std::io::{self, Write};
 
-/// Writes the JSON text of an image and its final line break.
+/// Writes the JSON text of an image and its final line break. The sources
+/// are packed on a second thread while the rest is written
+/// ([`super::beside::beside`]).
 pub(super) fn write(image: &Image, out: &mut impl Write) -> io::Result<()> {
+    let texts = image.texts();
+    let (packed, j) = super::beside::beside(
+        image.text_bytes(),
+        || texts.as_deref().map(super::sources::pack),
+        || write_up_to_sources(image, out),
+    );
+    let mut j = j?;
+    if let Some(packed) = packed {
+        j.raw(",\"sources\":")?;
+        j.str(&packed)?;
+    }
+    if !image.images.is_empty() {
+        j.list("images", &image.images, |j, i| {
+            let value: serde_json::Value =
+                serde_json::from_str(&super::format::to_json(i)).unwrap_or_default();
+            serde_json::to_writer(&mut j.buf, &value).map_err(io::Error::from)
+        })?;
+    }
+    j.raw("}\n")?;
+    j.out.write_all(&j.buf)
+}
+
+/// The fields of an image's JSON text before its sources, in a writer
+/// that has not written the last of its buffer yet.
+fn write_up_to_sources<'w, W: Write>(image: &Image, out: &'w mut W) -> io::Result<Json<'w, W>> {
     let mut table = NodeTable::with_capacity(image.node_hint());
     let contents: Vec<u64> = image
         .registers
         .iter()
         .map(|r| table.id(&r.contents))
         .collect();
-    let nodes = table.into_nodes();
     let mut j = Json {
         out,
         buf: Vec::with_capacity(FLUSH_AT + FLUSH_AT / 4),
@@ -48,14 +74,14 @@ pub(super) fn write(image: &Image, out: &mut impl Write) -> io::Result<()> {
         j.str(&f.hash)?;
         j.raw("}")
     })?;
-    j.list("nodes", &nodes, |j, &(front, back)| {
+    j.list("nodes", table.pairs(), |j, &(front, back)| {
         j.raw("[")?;
-        j.uint(front)?;
+        j.uint(front.into())?;
         j.raw(",")?;
-        j.uint(back)?;
+        j.uint(back.into())?;
         j.raw("]")
     })?;
-    drop(nodes);
+    drop(table);
     j.list(
         "registers",
         image.registers.iter().zip(contents),
@@ -95,20 +121,7 @@ pub(super) fn write(image: &Image, out: &mut impl Write) -> io::Result<()> {
         j.uint(m.segment.into())?;
         j.raw("}")
     })?;
-    let texts: Option<Vec<&str>> = image.files.iter().map(|f| f.text.as_deref()).collect();
-    if let Some(texts) = texts {
-        j.raw(",\"sources\":")?;
-        j.str(&super::sources::pack(&texts))?;
-    }
-    if !image.images.is_empty() {
-        j.list("images", &image.images, |j, i| {
-            let value: serde_json::Value =
-                serde_json::from_str(&super::format::to_json(i)).unwrap_or_default();
-            serde_json::to_writer(&mut j.buf, &value).map_err(io::Error::from)
-        })?;
-    }
-    j.raw("}\n")?;
-    j.out.write_all(&j.buf)
+    Ok(j)
 }
 
 /// How full [`Json`]'s buffer gets before it is written out.

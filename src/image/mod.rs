@@ -8,6 +8,7 @@
 //! as JSON (see [`mod@format`]) or in a binary form (see [`binary`]), both
 //! with every distinct subtree stored once.
 
+pub(crate) mod beside;
 pub mod binary;
 pub mod format;
 mod json_writer;
@@ -206,6 +207,20 @@ impl Image {
             .map(|s| s.locations.len())
             .sum();
         2 * code + self.registers.len()
+    }
+
+    /// The texts of its files, when it carries them all.
+    pub(crate) fn texts(&self) -> Option<Vec<&str>> {
+        self.files.iter().map(|f| f.text.as_deref()).collect()
+    }
+
+    /// How many bytes of text its files carry.
+    pub(crate) fn text_bytes(&self) -> usize {
+        self.files
+            .iter()
+            .filter_map(|f| f.text.as_ref())
+            .map(String::len)
+            .sum()
     }
 
     /// The memory a machine starts with.

@@ -10,7 +10,9 @@ use rustc_hash::FxHashMap;
 /// of the ids of its front and back, 0 is Nil.
 #[derive(Default)]
 pub struct NodeTable {
-    nodes: Vec<(u64, u64)>,
+    /// Per node (id 1 first), its front's and back's ids: node ids fit in
+    /// 32 bits ([`NodeTable::id`] refuses more), so a node takes 8 bytes.
+    nodes: Vec<(u32, u32)>,
     /// Per id (0 is Nil), the first node made with it as its back, 0 while
     /// there is none. That node is filed here only: a pair whose back has
     /// no node over it yet is new without a search, and code's spines
@@ -52,9 +54,25 @@ impl NodeTable {
         // one's halves are done (a bit apart, so that an entry is 8 bytes:
         // down a code register's spine the stack holds a tree per cons),
         // and the ids made and not yet used (node ids fit in 32 bits).
-        let mut stack: Vec<&Tree> = vec![tree];
-        let mut halves_done: Vec<bool> = vec![false];
-        let mut ids: Vec<u32> = Vec::new();
+        // Down a spine each holds about one entry a cons. The first tree
+        // numbered (in an image, `prog`'s code: the longest spine) gets
+        // room for as many as it has conses, at most the room made for
+        // nodes (see [`NodeTable::with_capacity`]), so that its walk does
+        // not grow them by copying; the others, which mostly meet numbered
+        // nodes soon, start small.
+        let room = if self.nodes.is_empty() {
+            usize::try_from(tree.size())
+                .unwrap_or(usize::MAX)
+                .min(self.nodes.capacity())
+                + 1
+        } else {
+            1
+        };
+        let mut stack: Vec<&Tree> = Vec::with_capacity(room);
+        let mut halves_done: Vec<bool> = Vec::with_capacity(room);
+        let mut ids: Vec<u32> = Vec::with_capacity(room);
+        stack.push(tree);
+        halves_done.push(false);
         while let (Some(t), Some(expanded)) = (stack.pop(), halves_done.pop()) {
             let Some((front, back)) = t.split() else {
                 ids.push(0);
@@ -63,7 +81,7 @@ impl NodeTable {
             if expanded {
                 let back_id = ids.pop().unwrap_or(0);
                 let front_id = ids.pop().unwrap_or(0);
-                let id = self.pair_id(front_id.into(), back_id.into());
+                let id = self.pair_id(front_id, back_id);
                 if t.is_shared() {
                     self.by_node.insert(t.node_id(), id.into());
                 }
@@ -87,12 +105,12 @@ impl NodeTable {
     }
 
     /// The id of the node `(front, back)`, added if it is new.
-    fn pair_id(&mut self, front: u64, back: u64) -> u32 {
+    fn pair_id(&mut self, front: u32, back: u32) -> u32 {
         if self.first_over.is_empty() {
             // Nil's entry.
             self.first_over.push(0);
         }
-        debug_assert!(front <= self.nodes.len() as u64 && back <= self.nodes.len() as u64);
+        debug_assert!(front as usize <= self.nodes.len() && back as usize <= self.nodes.len());
         let first = self.first_over[back as usize];
         if first != 0 && self.nodes[first as usize - 1] == (front, back) {
             return first;
@@ -105,7 +123,7 @@ impl NodeTable {
             if self.in_pairs + 1 > self.by_pair.len() / 2 {
                 self.grow();
             }
-            let tag = (pair_hash(front, back) >> 32) as u32;
+            let tag = (pair_hash(front.into(), back.into()) >> 32) as u32;
             let nodes = &self.nodes;
             match probe(&self.by_pair, tag, |id| {
                 nodes[id as usize - 1] == (front, back)
@@ -171,6 +189,14 @@ impl NodeTable {
     /// The table: `(front, back)` per node.
     pub fn into_nodes(self) -> Vec<(u64, u64)> {
         self.nodes
+            .into_iter()
+            .map(|(front, back)| (front.into(), back.into()))
+            .collect()
+    }
+
+    /// The table as it is: `(front, back)` per node, without a copy.
+    pub fn pairs(&self) -> &[(u32, u32)] {
+        &self.nodes
     }
 }
 
