@@ -37,7 +37,9 @@ struct ChainLink {
     name: Rc<str>,
     site: Span,
     outer: Chain,
-    depth: usize,
+    /// How many invocations, this one included (at most
+    /// [`MAX_MACRO_DEPTH`]; 32 bits keep a link in 56 bytes).
+    depth: u32,
 }
 
 impl Chain {
@@ -48,7 +50,7 @@ impl Chain {
             name,
             site,
             outer: self.clone(),
-            depth: self.depth() + 1,
+            depth: self.0.as_ref().map_or(0, |l| l.depth) + 1,
         })))
     }
 
@@ -59,7 +61,7 @@ impl Chain {
 
     /// How many invocations.
     pub fn depth(&self) -> usize {
-        self.0.as_ref().map_or(0, |l| l.depth)
+        self.0.as_ref().map_or(0, |l| l.depth as usize)
     }
 
     /// The invocation the user wrote (outermost), if any.
