@@ -91,7 +91,7 @@ impl std::fmt::Debug for Text {
 ///
 /// Users see the text alone (`Display`); an image spells a name local to an
 /// expansion with its scope after a dot ([`Name::image_text`]).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Eq, PartialOrd, Ord)]
 pub struct Name {
     /// The text, as written (shared by every copy of the name).
     pub text: Text,
@@ -117,6 +117,23 @@ impl Name {
         } else {
             format!("{}.{}", self.text, self.scope.number())
         }
+    }
+}
+
+/// Equal scopes and texts: the scopes compared first (a number; texts
+/// that are not one allocation are compared byte by byte).
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.scope == other.scope && self.text == other.text
+    }
+}
+
+/// The hash of the text, then of the scope (as derived: equal names hash
+/// equally).
+impl std::hash::Hash for Name {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+        self.scope.hash(state);
     }
 }
 
@@ -526,3 +543,39 @@ pub const KEYWORDS: &[&str] = &[
     "or",
     "not",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scope_keeps_its_number_and_order_past_the_surrogates() {
+        let numbers = [
+            1,
+            2,
+            0xD7FF,
+            0xD800,
+            0xDFFF,
+            0xE000,
+            crate::asm::macros::MAX_INVOCATIONS,
+            ScopeId::MAX,
+        ];
+        assert_eq!(ScopeId::ROOT.number(), 0);
+        assert_eq!(ScopeId::expansion(0).number(), 1);
+        let mut previous = ScopeId::ROOT;
+        for n in numbers {
+            let scope = ScopeId::expansion(n);
+            assert_eq!(scope.number(), n);
+            assert!(previous < scope, "{previous:?} < {scope:?}");
+            previous = scope;
+        }
+        assert_eq!(ScopeId::expansion(u32::MAX).number(), ScopeId::MAX);
+        assert_eq!(format!("{:?}", ScopeId::expansion(0xE000)), "ScopeId(57344)");
+    }
+
+    #[test]
+    fn an_expression_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<Name>(), 16);
+        assert_eq!(std::mem::size_of::<Expr>(), 32);
+    }
+}
