@@ -6,21 +6,83 @@ use std::rc::Rc;
 /// The scope that introduced a name: [`ScopeId::ROOT`] for the names the
 /// user wrote, or one macro expansion (each expansion has its own, so the
 /// labels of two expansions of one macro are different names).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ScopeId(u32);
+///
+/// The number is kept as a `char` (numbers from 0xD800 on moved past the
+/// surrogates): the values a `char` cannot take are where an [`ExprKind`]
+/// keeps which kind it is, so that an expression with a name in it is 32
+/// bytes (see the size test). Order, equality and hash are the number's.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ScopeId(char);
 
 impl ScopeId {
     /// The scope of the names written outside any macro expansion.
-    pub const ROOT: ScopeId = ScopeId(0);
+    pub const ROOT: ScopeId = ScopeId('\0');
+
+    /// The largest number a scope can have: expansions beyond it share it
+    /// (expansion stops long before, at `macros::MAX_INVOCATIONS`).
+    pub const MAX: u32 = char::MAX as u32 - 0x800;
 
     /// The scope of the `n`th macro expansion (counted from 1).
     pub fn expansion(n: u32) -> ScopeId {
-        ScopeId(n.max(1))
+        let n = n.clamp(1, ScopeId::MAX);
+        let code = if n < 0xD800 { n } else { n + 0x800 };
+        ScopeId(char::from_u32(code).unwrap_or(char::MAX))
+    }
+
+    /// Its number: 0 for [`ScopeId::ROOT`], `n` for the `n`th expansion.
+    pub fn number(self) -> u32 {
+        let code = u32::from(self.0);
+        if code < 0xD800 { code } else { code - 0x800 }
     }
 
     /// Whether this is [`ScopeId::ROOT`].
     pub fn is_root(self) -> bool {
         self == ScopeId::ROOT
+    }
+}
+
+impl std::fmt::Debug for ScopeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("ScopeId").field(&self.number()).finish()
+    }
+}
+
+/// The text of a name or a string, shared by its copies (the parser makes
+/// one per distinct name of a file). A thin pointer, so that a name is 16
+/// bytes and an expression 32; compared, ordered and hashed as its text
+/// (equal texts that are one allocation compare by address first).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Text(Rc<Box<str>>);
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Text {
+        Text(Rc::new(Box::from(text)))
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
     }
 }
 
@@ -32,7 +94,7 @@ impl ScopeId {
 #[derive(Debug, Clone, Eq, PartialOrd, Ord)]
 pub struct Name {
     /// The text, as written (shared by every copy of the name).
-    pub text: Rc<str>,
+    pub text: Text,
     /// The scope that introduced it.
     pub scope: ScopeId,
 }
@@ -41,7 +103,7 @@ impl Name {
     /// A name the user wrote, outside any macro expansion.
     pub fn root(text: &str) -> Name {
         Name {
-            text: Rc::from(text),
+            text: Text::from(text),
             scope: ScopeId::ROOT,
         }
     }
@@ -53,18 +115,16 @@ impl Name {
         if self.scope.is_root() {
             self.text.to_string()
         } else {
-            format!("{}.{}", self.text, self.scope.0)
+            format!("{}.{}", self.text, self.scope.number())
         }
     }
 }
 
-/// Equal texts and scopes. The parser interns names per file, so an equal
-/// name is mostly the same text: compared by address before by content
-/// (the same equality as the texts', only faster).
+/// Equal scopes and texts: the scopes compared first (a number; texts
+/// that are not one allocation are compared byte by byte).
 impl PartialEq for Name {
     fn eq(&self, other: &Name) -> bool {
-        self.scope == other.scope
-            && (Rc::ptr_eq(&self.text, &other.text) || self.text == other.text)
+        self.scope == other.scope && self.text == other.text
     }
 }
 
@@ -90,7 +150,7 @@ impl std::fmt::Display for Name {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ident {
     /// The text, as written.
-    pub text: Rc<str>,
+    pub text: Text,
     /// The scope that introduced it.
     pub scope: ScopeId,
     /// Where it was written.
@@ -110,7 +170,7 @@ impl Ident {
     /// The name (sharing its text).
     pub fn name(&self) -> Name {
         Name {
-            text: Rc::clone(&self.text),
+            text: self.text.clone(),
             scope: self.scope,
         }
     }
@@ -172,20 +232,21 @@ pub enum ExprKind {
     /// A number as written (its sign comes from `Neg`).
     Number(u64),
     /// A string (file names for `image`, bit strings for `bits`).
-    Str(String),
+    Str(Text),
     /// A name: register, label, constant, macro parameter or built-in.
     Name(Name),
     /// `-e`
     Neg(Box<Expr>),
     /// `not e`
     Not(Box<Expr>),
-    /// `a OP b`
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a OP b` (boxed, so that every expression stays small).
+    Binary(Box<(BinOp, Expr, Expr)>),
     /// `[a, b]` or `[a, b | tail]`: the items and the tail (boxed, so
     /// that every expression stays small).
     List(Box<(Vec<Expr>, Option<Expr>)>),
-    /// `(a, b, ...)`: two or more elements (`()` is Nil, `(a)` is `a`).
-    Tuple(Vec<Expr>),
+    /// `(a, b, ...)`: two or more elements (`()` is Nil, `(a)` is `a`;
+    /// boxed, so that every expression stays small).
+    Tuple(Box<Vec<Expr>>),
     /// `Head a b ...`: a constructor or built-in applied to arguments
     /// (boxed, so that every expression stays small).
     Apply(Box<(Ident, Vec<Expr>)>),
@@ -208,7 +269,7 @@ impl Expr {
             | ExprKind::RegisterIndex(x) => {
                 vec![x]
             }
-            ExprKind::Binary(_, a, b) => vec![a, b],
+            ExprKind::Binary(binary) => vec![&binary.1, &binary.2],
             ExprKind::List(list) => list.0.iter().chain(&list.1).collect(),
             ExprKind::Apply(application) => application.1.iter().collect(),
             ExprKind::Tuple(items) => items.iter().collect(),
@@ -482,3 +543,39 @@ pub const KEYWORDS: &[&str] = &[
     "or",
     "not",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scope_keeps_its_number_and_order_past_the_surrogates() {
+        let numbers = [
+            1,
+            2,
+            0xD7FF,
+            0xD800,
+            0xDFFF,
+            0xE000,
+            crate::asm::macros::MAX_INVOCATIONS,
+            ScopeId::MAX,
+        ];
+        assert_eq!(ScopeId::ROOT.number(), 0);
+        assert_eq!(ScopeId::expansion(0).number(), 1);
+        let mut previous = ScopeId::ROOT;
+        for n in numbers {
+            let scope = ScopeId::expansion(n);
+            assert_eq!(scope.number(), n);
+            assert!(previous < scope, "{previous:?} < {scope:?}");
+            previous = scope;
+        }
+        assert_eq!(ScopeId::expansion(u32::MAX).number(), ScopeId::MAX);
+        assert_eq!(format!("{:?}", ScopeId::expansion(0xE000)), "ScopeId(57344)");
+    }
+
+    #[test]
+    fn an_expression_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<Name>(), 16);
+        assert_eq!(std::mem::size_of::<Expr>(), 32);
+    }
+}

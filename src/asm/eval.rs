@@ -331,7 +331,7 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
         ExprKind::Number(n) => i64::try_from(*n).map(Value::Int).map_err(|_| {
             err(Code::E0401, format!("{n} does not fit the report's 64-bit Int")).label("too large")
         }),
-        ExprKind::Str(s) => Ok(Value::Str(s.clone())),
+        ExprKind::Str(s) => Ok(Value::Str(s.to_string())),
         ExprKind::Name(name) => eval_name(name, expr.span, env),
         ExprKind::Neg(inner) => {
             // -9223372036854775808 is written as the negation of 2^63.
@@ -351,7 +351,10 @@ pub fn eval(expr: &Expr, env: &Env<'_>) -> EvalResult {
             Value::Int(n) => Ok(Value::Bool(n == 0)),
             other => Err(type_error(inner.span, "a boolean", &other)),
         },
-        ExprKind::Binary(op, a, b) => binary(*op, a, b, expr.span, env),
+        ExprKind::Binary(binary_expr) => {
+            let (op, a, b) = &**binary_expr;
+            binary(*op, a, b, expr.span, env)
+        }
         ExprKind::List(list) => {
             let (items, tail) = &**list;
             let items = items
@@ -542,7 +545,7 @@ fn nesting_of(expr: &Expr, env: &Env<'_>) -> usize {
             | ExprKind::Not(x)
             | ExprKind::Pool(x)
             | ExprKind::RegisterIndex(x) => pending.push((x, depth)),
-            ExprKind::Binary(_, a, b) => pending.extend([(&**a, depth), (&**b, depth)]),
+            ExprKind::Binary(binary) => pending.extend([(&binary.1, depth), (&binary.2, depth)]),
             ExprKind::List(list) => {
                 deepest = deepest.max(inside);
                 pending.extend(list.0.iter().chain(&list.1).map(|x| (x, inside)));
@@ -896,7 +899,7 @@ fn apply(head: &Ident, args: &[Expr], span: Span, env: &Env<'_>) -> EvalResult {
                 ..
             },
         ] if constructor.builtin && constructor.arity > 1 => {
-            unpacked = items.clone();
+            unpacked = Vec::clone(items);
             &unpacked[..]
         }
         _ => args,

@@ -17,13 +17,12 @@
 //! that is not taken; a name defined twice (an error) keeps its first
 //! definition.
 
-use super::ast::{Expr, ExprKind, Ident, Name, Stmt};
+use super::ast::{Expr, ExprKind, Ident, Name, Stmt, Text};
 use super::eval::{Env, Value, eval};
 use super::macros::{Expansion, Item, statement_parts};
 use super::resolve::{Block, LimitSpec, Resolved, Role};
 use super::source::{FileId, Sources, Span};
 use std::collections::HashMap;
-use std::rc::Rc;
 
 /// What the expander saw while expanding, for [`build`].
 #[derive(Debug, Default)]
@@ -32,7 +31,7 @@ pub struct Recording {
     macros: Vec<(Ident, Vec<String>)>,
     /// Macro invocations: the macro's name and where it was written (once
     /// per expansion: the same place may come several times).
-    macro_uses: Vec<(Rc<str>, Span)>,
+    macro_uses: Vec<(Text, Span)>,
     /// `use` and `include` lines: the line, the file read, and whether it
     /// is a standard module.
     modules: Vec<(Span, FileId, bool)>,
@@ -50,8 +49,8 @@ impl Recording {
     }
 
     /// A macro invoked at `span`.
-    pub(super) fn macro_use(&mut self, name: &Rc<str>, span: Span) {
-        self.macro_uses.push((Rc::clone(name), span));
+    pub(super) fn macro_use(&mut self, name: &Text, span: Span) {
+        self.macro_uses.push((name.clone(), span));
     }
 
     /// A module read by the line at `span` (`key` as the expander knows
@@ -273,8 +272,8 @@ struct Builder {
     by_name: HashMap<Name, usize>,
     /// Names local to a macro expansion, by where they are defined: every
     /// expansion's name is one symbol.
-    local: HashMap<(Span, Rc<str>), usize>,
-    macros: HashMap<Rc<str>, usize>,
+    local: HashMap<(Span, Text), usize>,
+    macros: HashMap<Text, usize>,
     /// Registers' symbols, by number.
     registers: HashMap<usize, usize>,
     expansions: HashMap<Span, Expanded>,
@@ -288,7 +287,7 @@ impl Builder {
         }
         if !name.scope.is_root()
             && let Some(span) = definition
-            && let Some(&id) = self.local.get(&(span, Rc::clone(&name.text)))
+            && let Some(&id) = self.local.get(&(span, name.text.clone()))
         {
             self.by_name.insert(name.clone(), id);
             return;
@@ -299,7 +298,7 @@ impl Builder {
         if !name.scope.is_root()
             && let Some(span) = definition
         {
-            self.local.insert((span, Rc::clone(&name.text)), id);
+            self.local.insert((span, name.text.clone()), id);
         }
     }
 
@@ -464,7 +463,7 @@ impl Builder {
                 doc,
             };
             let id = self.add(name.text.to_string(), Some(name.span), detail);
-            self.macros.insert(Rc::clone(&name.text), id);
+            self.macros.insert(name.text.clone(), id);
         }
     }
 

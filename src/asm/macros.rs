@@ -4,7 +4,9 @@
 //! `include`s, in place) and one section per module it `use`s. Code never
 //! falls through from one section into another.
 
-use super::ast::{BinOp, Body, Expr, ExprKind, Ident, Line, ModuleRef, Name, Node, ScopeId, Stmt};
+use super::ast::{
+    BinOp, Body, Expr, ExprKind, Ident, Line, ModuleRef, Name, Node, ScopeId, Stmt, Text,
+};
 use super::eval::{Env, Value, eval};
 use super::lexer::MAX_EXPRESSION_DEPTH;
 use super::parser::Nodes;
@@ -22,6 +24,8 @@ pub const MAX_INCLUDE_DEPTH: usize = 32;
 /// At most this many macro invocations are expanded in one assembly (guards
 /// against macros that invoke each other without end but emit nothing).
 pub const MAX_INVOCATIONS: u32 = 1_000_000;
+// Every expansion gets a scope of its own.
+const _: () = assert!(MAX_INVOCATIONS <= ScopeId::MAX);
 
 /// The macro invocations a statement came from, innermost first.
 #[derive(Debug, Clone, Default)]
@@ -33,7 +37,9 @@ struct ChainLink {
     name: Rc<str>,
     site: Span,
     outer: Chain,
-    depth: usize,
+    /// How many invocations, this one included (at most
+    /// [`MAX_MACRO_DEPTH`]; 32 bits keep a link in 56 bytes).
+    depth: u32,
 }
 
 impl Chain {
@@ -44,7 +50,7 @@ impl Chain {
             name,
             site,
             outer: self.clone(),
-            depth: self.depth() + 1,
+            depth: self.0.as_ref().map_or(0, |l| l.depth) + 1,
         })))
     }
 
@@ -55,7 +61,7 @@ impl Chain {
 
     /// How many invocations.
     pub fn depth(&self) -> usize {
-        self.0.as_ref().map_or(0, |l| l.depth)
+        self.0.as_ref().map_or(0, |l| l.depth as usize)
     }
 
     /// The invocation the user wrote (outermost), if any.
@@ -202,6 +208,8 @@ impl Output {
 #[derive(Debug)]
 struct MacroDef {
     name: Ident,
+    /// The name as the chains of its expansions give it.
+    chain_name: Rc<str>,
     params: Vec<Ident>,
     body: Body,
     /// Labels defined in the body: local to each expansion.
@@ -448,7 +456,7 @@ impl Expander<'_> {
         nodes: &[Node],
         context: &Context<'_>,
         out: &mut Output,
-        global_label: &mut Option<Rc<str>>,
+        global_label: &mut Option<Text>,
     ) {
         let scope = context.scope;
         let mut stack = vec![Walk::Nodes(nodes.iter())];
@@ -547,7 +555,7 @@ impl Expander<'_> {
         line: Line,
         context: &Context<'_>,
         out: &mut Output,
-        global_label: &mut Option<Rc<str>>,
+        global_label: &mut Option<Text>,
     ) {
         let scope = context.scope;
         match &line.stmt {
@@ -588,7 +596,7 @@ impl Expander<'_> {
             Stmt::Label(name) => {
                 let renamed = local_name(&name.name(), scope, global_label);
                 if scope.depth == 0 && !name.text.starts_with('.') {
-                    *global_label = Some(Rc::clone(&name.text));
+                    *global_label = Some(name.text.clone());
                 }
                 let span = name.span;
                 let mut item = self.item(line, scope);
@@ -738,6 +746,7 @@ impl Expander<'_> {
             name.text.to_string(),
             Rc::new(MacroDef {
                 name: name.clone(),
+                chain_name: Rc::from(&*name.text),
                 params: params.to_vec(),
                 body,
                 locals: Rc::new(locals),
@@ -832,7 +841,7 @@ impl Expander<'_> {
             return;
         }
         self.expansions += 1;
-        let chain = scope.chain.inside(Rc::clone(&def.name.text), call.span);
+        let chain = scope.chain.inside(Rc::clone(&def.chain_name), call.span);
         let inner = Scope {
             id: ScopeId::expansion(self.expansions),
             params: Params::new(
@@ -1013,10 +1022,10 @@ impl Expander<'_> {
 /// The name a label gets: a macro's local labels are named in the scope of
 /// their expansion, and `.name` labels outside macros belong to the last
 /// global label (`main.loop`).
-fn local_name(name: &Name, scope: &Scope, global_label: &Option<Rc<str>>) -> Name {
+fn local_name(name: &Name, scope: &Scope, global_label: &Option<Text>) -> Name {
     if scope.locals.contains(name) {
         return Name {
-            text: Rc::clone(&name.text),
+            text: name.text.clone(),
             scope: scope.id,
         };
     }
@@ -1030,7 +1039,7 @@ fn local_name(name: &Name, scope: &Scope, global_label: &Option<Rc<str>>) -> Nam
 
 /// Replaces macro parameters by their arguments and renames local names in
 /// an expression, in place.
-fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<Rc<str>>) {
+fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<Text>) {
     match &mut expr.kind {
         ExprKind::Name(n) => {
             if let Some(arg) = scope.params.get(n) {
@@ -1043,9 +1052,9 @@ fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<Rc<str>>) {
         ExprKind::Neg(e) | ExprKind::Not(e) | ExprKind::Pool(e) | ExprKind::RegisterIndex(e) => {
             substitute(e, scope, g)
         }
-        ExprKind::Binary(_, a, b) => {
-            substitute(a, scope, g);
-            substitute(b, scope, g);
+        ExprKind::Binary(binary) => {
+            substitute(&mut binary.1, scope, g);
+            substitute(&mut binary.2, scope, g);
         }
         ExprKind::List(list) => {
             let (items, tail) = &mut **list;
@@ -1065,7 +1074,7 @@ fn substitute(expr: &mut Expr, scope: &Scope, g: &Option<Rc<str>>) {
 
 /// [`substitute`] on a copy of `expr`, without copying a lone name that a
 /// parameter replaces.
-fn substituted(expr: &Expr, scope: &Scope, g: &Option<Rc<str>>) -> Expr {
+fn substituted(expr: &Expr, scope: &Scope, g: &Option<Text>) -> Expr {
     if let ExprKind::Name(n) = &expr.kind {
         if let Some(arg) = scope.params.get(n) {
             return arg.expr.clone();
@@ -1090,15 +1099,16 @@ fn substituted(expr: &Expr, scope: &Scope, g: &Option<Rc<str>>) -> Expr {
 /// a number names a register but any other expression is a value, and an
 /// argument must mean what it would mean written in the macro's place.
 fn fold(expr: &mut Expr) {
-    if let ExprKind::Binary(_, a, b) = &mut expr.kind {
-        fold_numbers(a);
-        fold_numbers(b);
+    if let ExprKind::Binary(binary) = &mut expr.kind {
+        fold_numbers(&mut binary.1);
+        fold_numbers(&mut binary.2);
     }
 }
 
 /// Replaces an operation on plain numbers (at any depth) by its result.
 fn fold_numbers(expr: &mut Expr) {
-    if let ExprKind::Binary(op, a, b) = &mut expr.kind {
+    if let ExprKind::Binary(binary) = &mut expr.kind {
+        let (op, a, b) = &mut **binary;
         fold_numbers(a);
         fold_numbers(b);
         if let (ExprKind::Number(x), ExprKind::Number(y)) = (&a.kind, &b.kind) {
@@ -1120,7 +1130,7 @@ fn fold_numbers(expr: &mut Expr) {
 }
 
 /// Renames a local name: see [`local_name`].
-fn rename(name: &mut Name, scope: &Scope, g: &Option<Rc<str>>) {
+fn rename(name: &mut Name, scope: &Scope, g: &Option<Text>) {
     if scope.locals.contains(name)
         || (name.text.starts_with('.') && g.is_some() && scope.depth == 0)
     {
@@ -1129,7 +1139,7 @@ fn rename(name: &mut Name, scope: &Scope, g: &Option<Rc<str>>) {
 }
 
 /// A name in a statement: a parameter standing for a name, or a local name.
-fn substitute_name(name: &mut Ident, scope: &Scope, g: &Option<Rc<str>>) {
+fn substitute_name(name: &mut Ident, scope: &Scope, g: &Option<Text>) {
     let mut renamed = name.name();
     match scope.params.get(&renamed).and_then(|a| a.expr.as_name()) {
         Some(n) => renamed = n.clone(),
@@ -1174,7 +1184,7 @@ pub(super) fn statement_parts(stmt: &Stmt) -> (Vec<&Ident>, Vec<&Expr>) {
 }
 
 /// [`substitute`] over a statement.
-fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<Rc<str>>) {
+fn substitute_stmt(stmt: &mut Stmt, scope: &Scope, g: &Option<Text>) {
     let e = |x: &mut Expr| substitute(x, scope, g);
     let b = |x: &mut Box<Expr>| substitute(x, scope, g);
     let n = |x: &mut Ident| substitute_name(x, scope, g);

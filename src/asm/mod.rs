@@ -47,6 +47,23 @@ pub struct Assembly {
     pub sources: Sources,
     /// Errors and warnings, in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the phases built on the way (the resolved program and its
+    /// layout), held until the assembly goes: a caller about to exit
+    /// skips freeing them one by one with `std::mem::forget` of the
+    /// assembly, as the command line does. Never read.
+    _workings: Workings,
+}
+
+/// [`Assembly`]'s intermediate structures, if any (held, never read).
+#[derive(Default)]
+struct Workings {
+    _held: Option<Box<(resolve::Resolved, layout::Layout)>>,
+}
+
+impl std::fmt::Debug for Workings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Workings")
+    }
 }
 
 impl Assembly {
@@ -104,6 +121,7 @@ fn load_and(
                 image: None,
                 sources,
                 diagnostics: vec![Diagnostic::error(Code::E0000, Span::new(id, 0..0), message)],
+                _workings: Workings::default(),
             }
         }
     }
@@ -268,6 +286,9 @@ fn assemble_nested(
         image,
         sources: expansion.sources,
         diagnostics,
+        _workings: Workings {
+            _held: Some(Box::new((resolved, layout))),
+        },
     };
     (assembly, index)
 }

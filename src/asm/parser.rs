@@ -7,7 +7,9 @@
 //! every bad line. Each bad line is then parsed again on its own with rich
 //! errors, to say what was expected there.
 
-use super::ast::{BinOp, Body, Expr, ExprKind, Ident, KEYWORDS, Line, ModuleRef, Name, Node, Stmt};
+use super::ast::{
+    BinOp, Body, Expr, ExprKind, Ident, KEYWORDS, Line, ModuleRef, Name, Node, Stmt, Text,
+};
 use super::lexer::{self, Number, Token};
 use super::source::{FileId, Span};
 use crate::diagnostic::{Code, Diagnostic};
@@ -17,7 +19,6 @@ use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 use rustc_hash::FxHashSet;
 use std::cell::RefCell;
-use std::rc::Rc;
 
 /// How many logical lines are parsed in one run of the parser: a file of
 /// millions of lines is never held as tokens all at once.
@@ -40,7 +41,7 @@ pub struct Nodes<'t> {
     /// Lines parsed and not given out yet (a chunk's, taken in order).
     parsed: std::vec::IntoIter<Line>,
     /// The distinct names parsed so far (see [`Interning`]).
-    names: FxHashSet<Rc<str>>,
+    names: FxHashSet<Text>,
     /// The nodes open (`if`, `macro`, `block` without their `end` yet),
     /// outermost first.
     open: Vec<Open>,
@@ -300,7 +301,7 @@ fn parse_chunk(
     file: FileId,
     chunk: Chunk<'_, '_>,
     eoi: SimpleSpan,
-    names: &mut FxHashSet<Rc<str>>,
+    names: &mut FxHashSet<Text>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Line> {
     // For each line, how many statements it gave by hand, or `None` when
@@ -413,7 +414,7 @@ fn plain_name<'s>(token: Option<&(Token<'s>, Span)>) -> Option<(&'s str, Span)> 
 
 /// An operand that is a lone name or number, as [`name_expr`] and
 /// [`number`] take it.
-fn plain_operand(token: Token<'_>, span: Span, names: &mut FxHashSet<Rc<str>>) -> Option<Expr> {
+fn plain_operand(token: Token<'_>, span: Span, names: &mut FxHashSet<Text>) -> Option<Expr> {
     let kind = match token {
         Token::Ident(s) if !KEYWORDS.contains(&s) => ExprKind::Name(Name {
             text: intern(names, s),
@@ -433,7 +434,7 @@ fn plain_operand(token: Token<'_>, span: Span, names: &mut FxHashSet<Rc<str>>) -
 fn plain_line(
     file: FileId,
     line: &[(Token<'_>, Span)],
-    names: &mut FxHashSet<Rc<str>>,
+    names: &mut FxHashSet<Text>,
     out: &mut Vec<Line>,
 ) -> bool {
     let label = match (plain_name(line.first()), line.get(1)) {
@@ -583,7 +584,7 @@ where
 thread_local! {
     /// The names of the file whose lines are being parsed on this thread
     /// (see [`Interning`]), or none.
-    static NAMES: RefCell<Option<FxHashSet<Rc<str>>>> = const { RefCell::new(None) };
+    static NAMES: RefCell<Option<FxHashSet<Text>>> = const { RefCell::new(None) };
 }
 
 /// While it lives, names parsed on this thread share their text with the
@@ -591,13 +592,13 @@ thread_local! {
 /// distinct name, not per occurrence.
 struct Interning<'n> {
     /// The file's names, given back when parsing stops.
-    names: &'n mut FxHashSet<Rc<str>>,
+    names: &'n mut FxHashSet<Text>,
     /// What was interning before (nothing, unless parsers nest).
-    outer: Option<FxHashSet<Rc<str>>>,
+    outer: Option<FxHashSet<Text>>,
 }
 
 impl<'n> Interning<'n> {
-    fn start(names: &'n mut FxHashSet<Rc<str>>) -> Interning<'n> {
+    fn start(names: &'n mut FxHashSet<Text>) -> Interning<'n> {
         let taken = std::mem::take(names);
         let outer = NAMES.with_borrow_mut(|current| current.replace(taken));
         Interning { names, outer }
@@ -615,21 +616,21 @@ impl Drop for Interning<'_> {
 
 /// The text of a name, shared with an equal one parsed before when
 /// [`Interning`].
-fn interned(text: &str) -> Rc<str> {
+fn interned(text: &str) -> Text {
     NAMES.with_borrow_mut(|names| match names {
         Some(names) => intern(names, text),
-        None => Rc::from(text),
+        None => Text::from(text),
     })
 }
 
 /// The text of a name, shared with an equal one in `names` (added there
 /// when new).
-fn intern(names: &mut FxHashSet<Rc<str>>, text: &str) -> Rc<str> {
+fn intern(names: &mut FxHashSet<Text>, text: &str) -> Text {
     match names.get(text) {
-        Some(shared) => Rc::clone(shared),
+        Some(shared) => shared.clone(),
         None => {
-            let shared: Rc<str> = Rc::from(text);
-            names.insert(Rc::clone(&shared));
+            let shared = Text::from(text);
+            names.insert(shared.clone());
             shared
         }
     }
@@ -675,7 +676,7 @@ where
 
 fn binary_expr(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
     Expr {
-        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        kind: ExprKind::Binary(Box::new((op, a, b))),
         span,
     }
 }
@@ -693,7 +694,7 @@ where
     recursive(move |expr| {
         let number = number(file);
         let string = select! { Token::Str(s) => s }.map_with(move |s: &str, e| Expr {
-            kind: ExprKind::Str(unescape(s)),
+            kind: ExprKind::Str(Text::from(unescape(s).as_str())),
             span: span(e.span()),
         });
         let name = name_expr(file);
@@ -718,7 +719,7 @@ where
                     },
                     1 => items.remove(0),
                     _ => Expr {
-                        kind: ExprKind::Tuple(items),
+                        kind: ExprKind::Tuple(Box::new(items)),
                         span,
                     },
                 }

@@ -244,12 +244,12 @@ impl Resolver<'_> {
             .filter(|(_, o)| *o == 0)
             .map(|(l, _)| l.clone())
             .collect();
-        self.out.blocks[b].hand = Some(HandLayout {
+        self.out.blocks[b].hand = Some(Box::new(HandLayout {
             register,
             tail: None,
             tail_name: tail,
             labels,
-        });
+        }));
         b
     }
 

@@ -210,9 +210,9 @@ pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&Name)) {
         ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Pool(x) | ExprKind::RegisterIndex(x) => {
             walk_names(x, f)
         }
-        ExprKind::Binary(_, a, b) => {
-            walk_names(a, f);
-            walk_names(b, f);
+        ExprKind::Binary(binary) => {
+            walk_names(&binary.1, f);
+            walk_names(&binary.2, f);
         }
         ExprKind::List(list) => list.0.iter().chain(&list.1).for_each(|x| walk_names(x, f)),
         ExprKind::Tuple(items) => items.iter().for_each(|x| walk_names(x, f)),
@@ -237,7 +237,10 @@ fn strip(e: &Expr) -> String {
         ExprKind::Not(x) => format!("(not {})", strip(x)),
         ExprKind::Pool(x) => format!("#{}", strip(x)),
         ExprKind::RegisterIndex(x) => format!("@{}", strip(x)),
-        ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", strip(a), strip(b)),
+        ExprKind::Binary(binary) => {
+            let (op, a, b) = &**binary;
+            format!("({} {op:?} {})", strip(a), strip(b))
+        }
         ExprKind::List(list) => format!(
             "[{}{}]",
             list.0.iter().map(strip).collect::<Vec<_>>().join(","),

@@ -189,9 +189,11 @@ impl Resolver<'_> {
             }
             for k in 0..self.out.blocks[b].instrs.len() {
                 let instr = &mut self.out.blocks[b].instrs[k];
+                // The chain is lent, not cloned: a clone touches its link,
+                // one more cache miss an instruction.
                 let (exprs, chain, op) = (
                     std::mem::take(&mut instr.exprs),
-                    instr.chain.clone(),
+                    std::mem::take(&mut instr.chain),
                     instr.op,
                 );
                 let written = written_operands(op);
@@ -216,7 +218,9 @@ impl Resolver<'_> {
                 }
                 // The expressions are not needed once resolved: they go
                 // before the code is laid out (a program may have millions).
-                self.out.blocks[b].instrs[k].operands = operands;
+                let instr = &mut self.out.blocks[b].instrs[k];
+                instr.operands = operands;
+                instr.chain = chain;
             }
         }
         for (span, register, chain) in bare {

@@ -186,8 +186,9 @@ pub struct Block {
     /// The block laid out after it in the same section.
     pub next: Option<usize>,
     /// For a hand-laid block: its register, and the register its code
-    /// continues with (`tail`), with labels at offsets.
-    pub hand: Option<HandLayout>,
+    /// continues with (`tail`), with labels at offsets (boxed: most blocks
+    /// are not hand-laid, and a program may have hundreds of thousands).
+    pub hand: Option<Box<HandLayout>>,
     /// Where it starts.
     pub span: Span,
 }
