@@ -1,7 +1,7 @@
 //! The syntax tree of a `.cta` source, with a span on every node.
 
 use super::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The scope that introduced a name: [`ScopeId::ROOT`] for the names the
 /// user wrote, or one macro expansion (each expansion has its own, so the
@@ -50,13 +50,15 @@ impl std::fmt::Debug for ScopeId {
 /// The text of a name or a string, shared by its copies (the parser makes
 /// one per distinct name of a file). A thin pointer, so that a name is 16
 /// bytes and an expression 32; compared, ordered and hashed as its text
-/// (equal texts that are one allocation compare by address first).
+/// (equal texts that are one allocation compare by address first). Shared
+/// across threads: a large file is parsed on a thread of its own
+/// ([`super::parse_ahead`]).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Text(Rc<Box<str>>);
+pub struct Text(Arc<Box<str>>);
 
 impl From<&str> for Text {
     fn from(text: &str) -> Text {
-        Text(Rc::new(Box::from(text)))
+        Text(Arc::new(Box::from(text)))
     }
 }
 
@@ -490,12 +492,12 @@ impl Node {
 /// be expanded). Input may nest without bound: a body is dropped with an
 /// explicit stack, never by recursion.
 #[derive(Debug, Clone, Default)]
-pub struct Body(Rc<Vec<Node>>);
+pub struct Body(Arc<Vec<Node>>);
 
 impl Body {
     /// A body of these nodes.
     pub fn new(nodes: Vec<Node>) -> Body {
-        Body(Rc::new(nodes))
+        Body(Arc::new(nodes))
     }
 }
 
@@ -509,13 +511,13 @@ impl std::ops::Deref for Body {
 
 impl Drop for Body {
     fn drop(&mut self) {
-        let Some(nodes) = Rc::get_mut(&mut self.0) else {
+        let Some(nodes) = Arc::get_mut(&mut self.0) else {
             return;
         };
         let mut pending = std::mem::take(nodes);
         while let Some(mut node) = pending.pop() {
             for body in node.bodies_mut() {
-                if let Some(inner) = Rc::get_mut(&mut body.0) {
+                if let Some(inner) = Arc::get_mut(&mut body.0) {
                     pending.append(inner);
                 }
             }

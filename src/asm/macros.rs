@@ -9,11 +9,12 @@ use super::ast::{
 };
 use super::eval::{Env, Value, eval};
 use super::lexer::MAX_EXPRESSION_DEPTH;
-use super::parser::Nodes;
+use super::parse_ahead;
 use super::resolve::{Instr, into_instruction};
 use super::source::{FileId, Loader, ModulePath, SourceFile, Sources, Span};
 use crate::diagnostic::{Code, Diagnostic};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -423,12 +424,11 @@ impl Expander<'_> {
     fn file(&mut self, file: FileId, out: &mut Output, include_depth: usize) {
         // The text is lent to the parser while the expander adds files.
         let text = std::mem::take(self.out.sources.text_mut(file));
-        let mut nodes = Nodes::new(file, &text);
         let mut global_label = None;
         let scope = Scope::default();
-        for node in nodes.by_ref() {
+        let diagnostics = parse_ahead::each_node(file, &text, |node| {
             if self.gave_up {
-                break;
+                return ControlFlow::Break(());
             }
             let context = Context {
                 scope: &scope,
@@ -444,8 +444,9 @@ impl Expander<'_> {
                     &mut global_label,
                 ),
             }
-        }
-        self.out.diagnostics.extend(nodes.into_diagnostics());
+            ControlFlow::Continue(())
+        });
+        self.out.diagnostics.extend(diagnostics);
         *self.out.sources.text_mut(file) = text;
     }
 

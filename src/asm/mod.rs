@@ -23,6 +23,7 @@ pub mod layout;
 pub mod lexer;
 pub mod listing;
 pub mod macros;
+pub mod parse_ahead;
 pub mod parser;
 pub mod resolve;
 pub mod semantics;

@@ -48,6 +48,14 @@ pub struct Nodes<'t> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// How many errors the parser and the lexer of a file had found at some
+/// point ([`Nodes::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ErrorMark {
+    parser: usize,
+    lexer: usize,
+}
+
 /// A node whose `end` has not come yet, and what it holds so far.
 struct Open {
     kind: OpenKind,
@@ -143,8 +151,28 @@ impl<'t> Nodes<'t> {
 
     /// Every error found (call once the nodes are all taken).
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
-        let mut diagnostics = self.diagnostics;
-        diagnostics.extend(self.lines.errors);
+        self.into_diagnostics_up_to(None)
+    }
+
+    /// How many errors have been found so far: taken after a node was
+    /// given out, it says which errors the parser had found by then.
+    pub fn mark(&self) -> ErrorMark {
+        ErrorMark {
+            parser: self.diagnostics.len(),
+            lexer: self.lines.errors.len(),
+        }
+    }
+
+    /// The errors found up to `mark` (all of them for `None`): what
+    /// [`Nodes::into_diagnostics`] gives when the nodes are taken only up to
+    /// the one after which `mark` was taken.
+    pub fn into_diagnostics_up_to(self, mark: Option<ErrorMark>) -> Vec<Diagnostic> {
+        let (mut diagnostics, mut lexer) = (self.diagnostics, self.lines.errors);
+        if let Some(mark) = mark {
+            diagnostics.truncate(mark.parser);
+            lexer.truncate(mark.lexer);
+        }
+        diagnostics.extend(lexer);
         diagnostics
     }
 
