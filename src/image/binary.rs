@@ -97,7 +97,12 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
         },
     );
     let nodes = table.pairs();
-    let mut w = Writer(Vec::with_capacity(64 + nodes.len() * 4));
+    let room = order
+        .iter()
+        .zip(&packed)
+        .map(|(image, packed)| room(image, packed.as_deref()))
+        .sum::<usize>();
+    let mut w = Writer(Vec::with_capacity(64 + nodes.len() * 8 + room));
     w.0.extend_from_slice(MAGIC);
     w.int(VERSION);
     w.int(nodes.len() as u64);
@@ -119,6 +124,22 @@ pub fn to_binary(image: &Image) -> Vec<u8> {
         }
     }
     w.0
+}
+
+/// At least about as many bytes as an image's part of the binary form
+/// takes, but for the nodes (room for its buffer, so that it does not grow
+/// by copying; room not filled is not touched): a number is rarely more
+/// than 4 bytes, a name more than 16.
+fn room(image: &Image, packed: Option<&[u8]>) -> usize {
+    let map = &image.source_map;
+    let instructions: usize = map.segments.iter().map(|s| s.locations.len() + 2).sum();
+    let sites: usize = map.locations.iter().map(|l| l.expansion.len()).sum();
+    256 + packed.map_or(0, <[u8]>::len)
+        + 100 * image.files.len()
+        + 24 * (image.registers.len() + image.labels.len() + sites)
+        + 16 * map.locations.len()
+        + 4 * instructions
+        + 8 * map.registers.len()
 }
 
 /// The raw DEFLATE of the texts, each a `str` of the binary form: written
