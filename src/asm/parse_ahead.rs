@@ -20,10 +20,10 @@ use std::sync::mpsc::sync_channel;
 /// (below it, starting a thread costs more than it saves).
 const AHEAD_BYTES: usize = 256 << 10;
 /// Nodes handed from the parser's thread to the expander's at a time.
-const BATCH: usize = 256;
+const BATCH: usize = 1024;
 /// Batches the parser may be ahead of the expander: what parsing ahead
 /// holds in memory is bounded.
-const BATCHES_AHEAD: usize = 8;
+const BATCHES_AHEAD: usize = 4;
 
 /// Gives the top-level nodes of `text` (the file `file`) to `take`, in
 /// order, until `take` breaks, and returns the parser's errors up to there
