@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn parsing_ahead_gives_the_nodes_and_errors_of_parsing_here_wherever_taking_stops() {
-        let text = text(3000);
+        let text = text(12_000);
         assert!(text.len() > 64 << 10);
         let (all, errors) = taken(|f, t, take| here(f, t, take), &text, usize::MAX);
         assert!(all.len() > 3 * BATCH * BATCHES_AHEAD, "{}", all.len());
