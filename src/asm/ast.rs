@@ -572,7 +572,10 @@ mod tests {
             previous = scope;
         }
         assert_eq!(ScopeId::expansion(u32::MAX).number(), ScopeId::MAX);
-        assert_eq!(format!("{:?}", ScopeId::expansion(0xE000)), "ScopeId(57344)");
+        assert_eq!(
+            format!("{:?}", ScopeId::expansion(0xE000)),
+            "ScopeId(57344)"
+        );
     }
 
     #[test]
