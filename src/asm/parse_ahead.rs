@@ -19,8 +19,12 @@ use std::sync::mpsc::sync_channel;
 /// Files of at least this many bytes are parsed on a thread of their own
 /// (below it, starting a thread costs more than it saves).
 const AHEAD_BYTES: usize = 256 << 10;
-/// Nodes handed from the parser's thread to the expander's at a time.
+/// Nodes handed from the parser's thread to the expander's at a time
+/// (fewer batches wake the parser fewer times: 256 took 6 ms more than
+/// 1,024 on the benchmark, docs/performance.md).
 const BATCH: usize = 1024;
+/// The first batch, smaller: the expander waits for it.
+const FIRST_BATCH: usize = 64;
 /// Batches the parser may be ahead of the expander: what parsing ahead
 /// holds in memory is bounded.
 const BATCHES_AHEAD: usize = 4;
@@ -33,8 +37,8 @@ pub fn each_node(
     text: &str,
     take: impl FnMut(Node) -> ControlFlow<()>,
 ) -> Vec<Diagnostic> {
-    if text.len() >= AHEAD_BYTES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
-    {
+    // On a single core the two threads take turns, a batch at a time.
+    if text.len() >= AHEAD_BYTES {
         ahead(file, text, take)
     } else {
         here(file, text, take)
@@ -69,10 +73,10 @@ fn ahead(
         let (sender, receiver) = sync_channel::<Vec<(Node, ErrorMark)>>(BATCHES_AHEAD);
         let parser = scope.spawn(move || {
             let mut nodes = Nodes::new(file, text);
-            let mut batch = Vec::with_capacity(BATCH);
+            let mut batch = Vec::with_capacity(FIRST_BATCH);
             while let Some(node) = nodes.next() {
                 batch.push((node, nodes.mark()));
-                if batch.len() == BATCH {
+                if batch.len() == batch.capacity() {
                     let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
                     if sender.send(full).is_err() {
                         // The expander stopped taking nodes.
@@ -155,6 +159,8 @@ mod tests {
         for stop in [
             0,
             1,
+            FIRST_BATCH,
+            FIRST_BATCH + 1,
             BATCH - 1,
             BATCH,
             BATCH + 1,
