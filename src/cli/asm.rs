@@ -75,9 +75,10 @@ pub struct AsmArgs {
     /// Print each register, its limit, size and code with source lines.
     #[arg(long)]
     listing: bool,
-    /// The image's form: the binary form (a fifth of the JSON form's size,
-    /// and faster to read and write), or JSON (readable); `constree image
-    /// convert` turns one into the other, and every command reads both.
+    /// The image's form: the binary form (from half the JSON form's size
+    /// for a small program to a fifth for a large one, and faster to read
+    /// and write), or JSON (readable); `constree image convert` turns one
+    /// into the other, and every command reads both.
     #[arg(long, value_enum, value_name = "FORM", default_value = "binary")]
     image_format: super::image::FormArg,
     #[command(flatten)]
